@@ -1,5 +1,51 @@
-//! The `orrery` binary (being built; see the open issues).
+//! `orrery`: the referee and match runner. `orrery` alone plays a short built-in match; see
+//! `orrery --help` and docs/orrery.md.
+
+use orrery::referee::cli::{parse_args, Command, USAGE};
+use orrery::referee::game_runner::replay;
+use orrery::referee::match_runner::run_match;
+use orrery::referee::records::read_records;
+
 fn main() {
-    eprintln!("orrery: not built yet");
-    std::process::exit(2);
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let code = match run(&args) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("orrery: {e:#}");
+            2
+        }
+    };
+    std::process::exit(code);
+}
+
+fn run(args: &[String]) -> anyhow::Result<i32> {
+    match parse_args(args).map_err(anyhow::Error::msg)? {
+        Command::Help => {
+            print!("{USAGE}");
+            Ok(0)
+        }
+        Command::Match(cfg) => {
+            let mut out = std::io::stdout();
+            run_match(&cfg, &mut out).map_err(anyhow::Error::msg)?;
+            Ok(0)
+        }
+        Command::Replay(path) => {
+            let recs = read_records(&path).map_err(anyhow::Error::msg)?;
+            let mut bad = 0;
+            for r in &recs {
+                match replay(r) {
+                    Ok(_) => println!("game {}: ok ({} {})", r.id + 1, r.result, r.reason),
+                    Err(e) => {
+                        bad += 1;
+                        println!("game {}: MISMATCH: {e}", r.id + 1);
+                    }
+                }
+            }
+            println!("{} games replayed, {bad} mismatches", recs.len());
+            Ok(if bad == 0 { 0 } else { 1 })
+        }
+    }
 }

@@ -1,0 +1,213 @@
+//! Time controls and each seat's clock: what `go` tells an engine, how long the referee waits,
+//! and when a seat has lost on time (with a configurable margin).
+
+use std::time::Duration;
+
+/// How long engines may think.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    /// Base time per seat plus an increment per move (`--tc 10+0.1`).
+    Clock {
+        /// Starting time of each seat.
+        base: Duration,
+        /// Added after each move.
+        increment: Duration,
+    },
+    /// Fixed time per move (`--movetime MS`).
+    MoveTime(Duration),
+    /// Fixed node count per move (`--nodes N`); only the hang timeout limits time.
+    Nodes(u64),
+}
+
+impl TimeControl {
+    /// Parses `base+inc` in seconds (`10+0.1`, `60`, `0.5+0.01`).
+    pub fn parse_tc(text: &str) -> Result<Self, String> {
+        let (base, inc) = match text.split_once('+') {
+            Some((b, i)) => (b, i),
+            None => (text, "0"),
+        };
+        let secs = |s: &str| -> Result<Duration, String> {
+            let v: f64 = s
+                .trim()
+                .parse()
+                .map_err(|_| format!("--tc {text:?}: {s:?} is not a number of seconds"))?;
+            if !(0.0..1e7).contains(&v) {
+                return Err(format!("--tc {text:?}: {s:?} is out of range"));
+            }
+            Ok(Duration::from_secs_f64(v))
+        };
+        let base = secs(base)?;
+        if base.is_zero() {
+            return Err(format!("--tc {text:?}: base time must be positive"));
+        }
+        Ok(TimeControl::Clock {
+            base,
+            increment: secs(inc)?,
+        })
+    }
+
+    /// Short text for records (`10+0.1`, `movetime=100ms`, `nodes=1000`).
+    pub fn describe(&self) -> String {
+        match self {
+            TimeControl::Clock { base, increment } => {
+                format!("{}+{}", base.as_secs_f64(), increment.as_secs_f64())
+            }
+            TimeControl::MoveTime(t) => format!("movetime={}ms", t.as_millis()),
+            TimeControl::Nodes(n) => format!("nodes={n}"),
+        }
+    }
+}
+
+/// A seat ran out of time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Flagged {
+    /// Time the move took.
+    pub used: Duration,
+    /// Time the seat had (including the margin).
+    pub allowed: Duration,
+}
+
+/// Every seat's clock in one game.
+#[derive(Clone, Debug)]
+pub struct Clocks {
+    control: TimeControl,
+    remaining: Vec<Duration>,
+    margin: Duration,
+    hang: Duration,
+}
+
+fn ms(d: Duration) -> u128 {
+    d.as_millis()
+}
+
+impl Clocks {
+    /// Fresh clocks for `seats` seats; `margin` is the grace before a time forfeit and `hang`
+    /// the wait for an answer when no clock limits it (node-limited searches).
+    pub fn new(control: TimeControl, seats: usize, margin: Duration, hang: Duration) -> Self {
+        let start = match control {
+            TimeControl::Clock { base, .. } => base,
+            _ => Duration::ZERO,
+        };
+        Clocks {
+            control,
+            remaining: vec![start; seats],
+            margin,
+            hang,
+        }
+    }
+
+    /// Time left on a seat's clock (zero without a clock).
+    pub fn remaining(&self, seat: usize) -> Duration {
+        self.remaining[seat]
+    }
+
+    /// The arguments of `go` for `seat` in the UCI-style dialect: `wtime/btime/winc/binc` for two
+    /// seats, `s1time/s1inc/s2time/...` for more, `movetime` or `nodes` otherwise.
+    pub fn uci_go(&self) -> String {
+        match self.control {
+            TimeControl::Clock { increment, .. } => {
+                let inc = ms(increment);
+                if self.remaining.len() == 2 {
+                    format!(
+                        "go wtime {} btime {} winc {inc} binc {inc}",
+                        ms(self.remaining[0]),
+                        ms(self.remaining[1])
+                    )
+                } else {
+                    let mut s = String::from("go");
+                    for (i, r) in self.remaining.iter().enumerate() {
+                        s.push_str(&format!(" s{n}time {} s{n}inc {inc}", ms(*r), n = i + 1));
+                    }
+                    s
+                }
+            }
+            TimeControl::MoveTime(t) => format!("go movetime {}", ms(t)),
+            TimeControl::Nodes(n) => format!("go nodes {n}"),
+        }
+    }
+
+    /// How long the referee waits for `seat`'s answer before calling it a forfeit or a hang.
+    pub fn wait_limit(&self, seat: usize) -> Duration {
+        match self.control {
+            TimeControl::Clock { .. } => self.remaining[seat] + self.margin,
+            TimeControl::MoveTime(t) => t + self.margin,
+            TimeControl::Nodes(_) => self.hang,
+        }
+    }
+
+    /// True when running past [`Clocks::wait_limit`] is a time forfeit rather than a hang.
+    pub fn is_timed(&self) -> bool {
+        !matches!(self.control, TimeControl::Nodes(_))
+    }
+
+    /// Charges a move that took `used` to `seat`: flags if over the limit, else deducts the time
+    /// and adds the increment.
+    pub fn charge(&mut self, seat: usize, used: Duration) -> Result<(), Flagged> {
+        let allowed = self.wait_limit(seat);
+        if self.is_timed() && used > allowed {
+            return Err(Flagged { used, allowed });
+        }
+        if let TimeControl::Clock { increment, .. } = self.control {
+            self.remaining[seat] = self.remaining[seat].saturating_sub(used) + increment;
+        }
+        Ok(())
+    }
+
+    /// The control these clocks run under.
+    pub fn control(&self) -> TimeControl {
+        self.control
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_tc() {
+        assert_eq!(
+            TimeControl::parse_tc("10+0.1").unwrap(),
+            TimeControl::Clock {
+                base: Duration::from_secs(10),
+                increment: Duration::from_millis(100)
+            }
+        );
+        assert!(TimeControl::parse_tc("x+1").is_err());
+        assert!(TimeControl::parse_tc("0+1").is_err());
+        assert!(TimeControl::parse_tc("-1").is_err());
+    }
+
+    #[test]
+    fn go_lines_and_flags() {
+        let tc = TimeControl::parse_tc("1+0.01").unwrap();
+        let mut c = Clocks::new(tc, 2, Duration::from_millis(50), Duration::from_secs(5));
+        assert_eq!(c.uci_go(), "go wtime 1000 btime 1000 winc 10 binc 10");
+        c.charge(0, Duration::from_millis(300)).unwrap();
+        assert_eq!(c.remaining(0), Duration::from_millis(710));
+        assert_eq!(c.wait_limit(0), Duration::from_millis(760));
+        let f = c.charge(1, Duration::from_millis(1051)).unwrap_err();
+        assert_eq!(f.allowed, Duration::from_millis(1050));
+        let three = Clocks::new(tc, 3, Duration::ZERO, Duration::from_secs(1));
+        assert_eq!(
+            three.uci_go(),
+            "go s1time 1000 s1inc 10 s2time 1000 s2inc 10 s3time 1000 s3inc 10"
+        );
+        let mut mt = Clocks::new(
+            TimeControl::MoveTime(Duration::from_millis(100)),
+            2,
+            Duration::from_millis(20),
+            Duration::from_secs(1),
+        );
+        assert_eq!(mt.uci_go(), "go movetime 100");
+        assert!(mt.charge(0, Duration::from_millis(119)).is_ok());
+        assert!(mt.charge(0, Duration::from_millis(121)).is_err());
+        let mut n = Clocks::new(
+            TimeControl::Nodes(500),
+            2,
+            Duration::ZERO,
+            Duration::from_secs(2),
+        );
+        assert_eq!(n.uci_go(), "go nodes 500");
+        assert!(n.charge(0, Duration::from_secs(100)).is_ok());
+    }
+}

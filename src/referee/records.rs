@@ -1,0 +1,339 @@
+//! Game records: one JSON line per game (complete enough to replay: game, setup, start
+//! position, every decision, result with reason, engines per seat, revealed hidden data), PGN
+//! for the chess games (a documented PGN-like form for more than two seats), and reading a
+//! records file back to resume a match.
+
+use std::io::{BufRead, Write};
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::engine::Score;
+
+/// One decision in a record.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    /// Seat that decided (0-based).
+    pub seat: usize,
+    /// Canonical text from the rules core.
+    pub mv: String,
+    /// True for opening moves played by the referee, not an engine.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub book: bool,
+    /// Thinking time in milliseconds.
+    #[serde(default)]
+    pub ms: u64,
+    /// Clock left after the move, in milliseconds (clock time controls only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_ms: Option<u64>,
+    /// Engine score from its own view: centipawns, or `M<n>` for mate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<String>,
+    /// Depth of that score.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+}
+
+/// Encodes a score for the JSON record: `cp 35` or `mate -3`.
+pub fn score_field(s: Score) -> String {
+    match s {
+        Score::Cp(v) => format!("cp {v}"),
+        Score::Mate(v) => format!("mate {v}"),
+    }
+}
+
+/// Parses [`score_field`] text back.
+pub fn parse_score_field(text: &str) -> Option<Score> {
+    let (k, v) = text.split_once(' ')?;
+    let v = v.parse().ok()?;
+    match k {
+        "cp" => Some(Score::Cp(v)),
+        "mate" => Some(Score::Mate(v)),
+        _ => None,
+    }
+}
+
+/// A whole game as written to the JSON-lines records file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Game number in the match (0-based); the key for resuming.
+    pub id: u64,
+    /// Opening / deal block the game belongs to.
+    pub block: u64,
+    /// Seed of the block (random opening plies, deal).
+    pub block_seed: u64,
+    /// Game name (`spider-chess`, ...).
+    pub game: String,
+    /// Setup / variant / player count, if any.
+    pub setup: Option<String>,
+    /// Time control description.
+    pub tc: String,
+    /// Engine name per seat.
+    pub engines: Vec<String>,
+    /// Engine index (in the command line's order) per seat.
+    pub engine_index: Vec<usize>,
+    /// Start position text.
+    pub start: String,
+    /// True when the start is the game's standard start.
+    pub standard_start: bool,
+    /// Every decision, opening moves first.
+    pub moves: Vec<MoveRecord>,
+    /// Rank per seat (1 = best, ties share the mean place).
+    pub ranks: Vec<f64>,
+    /// Result text (`1-0`, `1/2-1/2`, scores joined by `-` for more seats).
+    pub result: String,
+    /// Why the game ended.
+    pub reason: String,
+    /// Seat whose engine failed, if the game ended by an engine fault.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fault_seat: Option<usize>,
+    /// Final position text.
+    pub final_position: String,
+    /// Data revealed after the game (deal seed, hidden cards).
+    #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
+    pub extra: serde_json::Value,
+    /// UTC start time, seconds since the Unix epoch.
+    pub started: u64,
+    /// Duration of the game in milliseconds.
+    pub duration_ms: u64,
+}
+
+impl GameRecord {
+    /// Score of a seat in 0..=1 from its rank.
+    pub fn seat_score(&self, seat: usize) -> f64 {
+        let n = self.ranks.len() as f64;
+        if n < 2.0 {
+            return 1.0;
+        }
+        (n - self.ranks[seat]) / (n - 1.0)
+    }
+
+    /// The record as one JSON line (no newline).
+    pub fn to_json_line(&self) -> String {
+        serde_json::to_string(self).expect("records serialise")
+    }
+}
+
+/// Reads the records already in a file (a missing file is an empty list). A truncated last
+/// line (an interrupted write) is ignored; any other bad line is an error.
+pub fn read_records(path: &Path) -> Result<Vec<GameRecord>, String> {
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let lines: Vec<String> = std::io::BufReader::new(file)
+        .lines()
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    let last = lines.len().saturating_sub(1);
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<GameRecord>(line) {
+            Ok(r) => out.push(r),
+            Err(_) if i == last => {
+                log::warn!("{}: ignoring a truncated last line", path.display());
+            }
+            Err(e) => return Err(format!("{} line {}: {e}", path.display(), i + 1)),
+        }
+    }
+    Ok(out)
+}
+
+/// Appends one record to a JSON-lines file.
+pub fn append_record(path: &Path, rec: &GameRecord) -> std::io::Result<()> {
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    writeln!(f, "{}", rec.to_json_line())?;
+    f.flush()
+}
+
+fn clock_text(ms: u64) -> String {
+    let s = ms / 1000;
+    format!(
+        "{}:{:02}:{:02}.{:03}",
+        s / 3600,
+        (s / 60) % 60,
+        s % 60,
+        ms % 1000
+    )
+}
+
+fn date_of(epoch: u64) -> String {
+    // Civil date from days since 1970-01-01 (proleptic Gregorian).
+    let days = (epoch / 86_400) as i64;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// The PGN text of a chess game. Two seats: standard tags (`White`, `Black`), `Variant`, `FEN`
+/// + `SetUp` for non-standard starts, and per move `{eval/depth time [%clk h:mm:ss.mmm]}`.
+/// More seats (Solar Chess): `Seat1`..`SeatN` tags instead of White/Black, `Result` as scores
+/// joined by `-`, and each move written `<ply>.<seat> move {comment}`.
+pub fn pgn(rec: &GameRecord, event: &str, variant: Option<&str>) -> String {
+    let two = rec.engines.len() == 2;
+    let result = if two { rec.result.clone() } else { "*".into() };
+    let mut out = String::new();
+    let mut tag = |k: &str, v: &str| out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
+    tag("Event", event);
+    tag("Site", "orrery");
+    tag("Date", &date_of(rec.started));
+    tag("Round", &(rec.id + 1).to_string());
+    if two {
+        tag("White", &rec.engines[0]);
+        tag("Black", &rec.engines[1]);
+    } else {
+        for (i, e) in rec.engines.iter().enumerate() {
+            tag(&format!("Seat{}", i + 1), e);
+        }
+        tag("Seats", &rec.engines.len().to_string());
+    }
+    tag("Result", &rec.result);
+    if let Some(v) = variant {
+        tag("Variant", v);
+    }
+    if !rec.standard_start {
+        tag("SetUp", "1");
+        tag("FEN", &rec.start);
+    }
+    tag("TimeControl", &rec.tc);
+    tag("Termination", &rec.reason);
+    out.push('\n');
+    let mut body = String::new();
+    for (ply, m) in rec.moves.iter().enumerate() {
+        if two {
+            if ply % 2 == 0 {
+                body.push_str(&format!("{}. ", ply / 2 + 1));
+            }
+        } else {
+            body.push_str(&format!("{}.{} ", ply + 1, m.seat + 1));
+        }
+        body.push_str(&m.mv);
+        let comment = if m.book {
+            "book".to_string()
+        } else {
+            let mut c = String::new();
+            if let Some(s) = m.score.as_deref().and_then(parse_score_field) {
+                c.push_str(&s.pgn_text());
+                if let Some(d) = m.depth {
+                    c.push_str(&format!("/{d}"));
+                }
+                c.push(' ');
+            }
+            c.push_str(&format!("{:.3}s", m.ms as f64 / 1000.0));
+            if let Some(clk) = m.clock_ms {
+                c.push_str(&format!(" [%clk {}]", clock_text(clk)));
+            }
+            c
+        };
+        body.push_str(&format!(" {{{comment}}} "));
+    }
+    body.push_str(&format!("{{{}}} {result}", rec.reason));
+    out.push_str(&body);
+    out.push_str("\n\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> GameRecord {
+        GameRecord {
+            id: 0,
+            block: 0,
+            block_seed: 9,
+            game: "tic-tac-toe".into(),
+            setup: None,
+            tc: "1+0.01".into(),
+            engines: vec!["a".into(), "b".into()],
+            engine_index: vec![0, 1],
+            start: "........./x".into(),
+            standard_start: true,
+            moves: vec![
+                MoveRecord {
+                    seat: 0,
+                    mv: "b2".into(),
+                    book: true,
+                    ms: 0,
+                    clock_ms: None,
+                    score: None,
+                    depth: None,
+                },
+                MoveRecord {
+                    seat: 1,
+                    mv: "a1".into(),
+                    book: false,
+                    ms: 12,
+                    clock_ms: Some(998),
+                    score: Some("cp -35".into()),
+                    depth: Some(4),
+                },
+            ],
+            ranks: vec![1.5, 1.5],
+            result: "1/2-1/2".into(),
+            reason: "board full".into(),
+            fault_seat: None,
+            final_position: "x".into(),
+            extra: serde_json::Value::Null,
+            started: 1_764_460_800,
+            duration_ms: 5,
+        }
+    }
+
+    #[test]
+    fn json_round_trip_and_resume_file() {
+        let r = sample();
+        let line = r.to_json_line();
+        let back: GameRecord = serde_json::from_str(&line).unwrap();
+        assert_eq!(back, r);
+        let dir = std::env::temp_dir().join(format!("orrery-rec-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("r.jsonl");
+        let _ = std::fs::remove_file(&path);
+        assert!(read_records(&path).unwrap().is_empty());
+        append_record(&path, &r).unwrap();
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap()
+            .write_all(b"{\"id\": 1, \"blo")
+            .unwrap();
+        let read = read_records(&path).unwrap();
+        assert_eq!(read, vec![r]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn pgn_has_tags_and_comments() {
+        let p = pgn(&sample(), "test", Some("tictactoe"));
+        assert!(p.contains("[White \"a\"]"), "{p}");
+        assert!(p.contains("[Date \"2025.11.30\"]"), "{p}");
+        assert!(p.contains("[Variant \"tictactoe\"]"));
+        assert!(!p.contains("[FEN"));
+        assert!(
+            p.contains("1. b2 {book}  a1 {-0.35/4 0.012s [%clk 0:00:00.998]}"),
+            "{p}"
+        );
+        assert!(p.trim_end().ends_with("1/2-1/2"));
+        assert_eq!(score_field(Score::Mate(-3)), "mate -3");
+        assert_eq!(parse_score_field("mate -3"), Some(Score::Mate(-3)));
+    }
+}
