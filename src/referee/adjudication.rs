@@ -153,7 +153,8 @@ mod tests {
         assert!(a.after_move(1, Some(Score::Cp(0))).is_none());
         assert!(a.after_move(0, Some(Score::Cp(5))).is_none());
         assert!(a.after_move(1, Some(Score::Cp(-5))).is_none());
-        let o = a.after_move(0, Some(Score::Cp(1))).unwrap();
+        assert!(a.after_move(0, Some(Score::Cp(1))).is_none());
+        let o = a.after_move(1, Some(Score::Cp(0))).unwrap();
         assert_eq!(o.result_text(), "1/2-1/2");
         let mut m = Adjudicator::new(
             AdjudicationRules {

@@ -329,7 +329,7 @@ mod tests {
         assert!(p.contains("[Variant \"tictactoe\"]"));
         assert!(!p.contains("[FEN"));
         assert!(
-            p.contains("1. b2 {book}  a1 {-0.35/4 0.012s [%clk 0:00:00.998]}"),
+            p.contains("1. b2 {book} a1 {-0.35/4 0.012s [%clk 0:00:00.998]}"),
             "{p}"
         );
         assert!(p.trim_end().ends_with("1/2-1/2"));

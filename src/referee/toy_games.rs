@@ -254,7 +254,7 @@ mod tests {
         assert!(g.play(1, "b2").is_err());
         assert!(g.play(1, "z9").is_err());
         assert!(g.play(0, "a1").is_err(), "not seat 0's turn");
-        assert_eq!(g.position_text(), "....x..../o");
+        assert_eq!(DynGame::position_text(&g), "....x..../o");
         for (s, m) in [(1, "a1"), (0, "a2"), (1, "c3"), (0, "c2")] {
             g.play(s, m).unwrap();
         }
