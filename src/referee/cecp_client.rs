@@ -66,8 +66,8 @@ fn centis(d: Duration) -> u128 {
 }
 
 impl CecpClient {
-    /// Starts the engine and negotiates features (waiting for `done=1`, or 2 s without a
-    /// `done` feature as the specification says), then sets options.
+    /// Starts the engine and negotiates features, waiting up to the handshake timeout for
+    /// `feature ... done=1` (protocol version 2 engines only), then sets options.
     pub fn start(spec: &EngineSpec, ctx: &GameContext, timeouts: Timeouts) -> Result<Self, Fault> {
         let proc = EngineProcess::spawn(&spec.cmd, spec.dir.as_deref())
             .map_err(|e| Fault::Crash(format!("could not start {:?}: {e}", spec.cmd)))?;
@@ -80,35 +80,25 @@ impl CecpClient {
         };
         me.send("xboard")?;
         me.send("protover 2")?;
-        let begin = Instant::now();
-        let mut deadline = begin + timeouts.handshake.min(Duration::from_secs(2));
+        let deadline = Instant::now() + timeouts.handshake;
         loop {
-            let line = match read_or_fault(&mut me.proc, deadline, "feature done=1", None) {
-                Ok(l) => l,
-                Err(Fault::Hang(_)) if deadline < begin + timeouts.handshake => {
-                    // No `done` at all: a v1 engine; go on as the specification allows.
-                    break;
-                }
-                Err(e) => return Err(e),
-            };
+            let line = read_or_fault(&mut me.proc, deadline, "feature done=1", None)?;
             if !line.trim_start().starts_with("feature") {
                 continue;
             }
-            let mut done = None;
+            let mut done = false;
             for (name, value) in parse_features(&line) {
                 match name.as_str() {
                     "usermove" => me.usermove = value == "1",
-                    "done" => done = Some(value == "1"),
+                    "done" => done = value == "1",
                     _ => {}
                 }
                 if name != "done" {
                     me.send(&format!("accepted {name}"))?;
                 }
             }
-            match done {
-                Some(true) => break,
-                Some(false) => deadline = begin + timeouts.handshake,
-                None => {}
+            if done {
+                break;
             }
         }
         for (name, value) in &spec.options {

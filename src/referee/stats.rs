@@ -263,17 +263,32 @@ impl Sprt {
     }
     /// LLR from per-game results (trinomial model).
     pub fn llr_trinomial(&self, wdl: &Wdl) -> f64 {
-        match mean_var(&[1.0, 0.5, 0.0], &[wdl.wins, wdl.draws, wdl.losses]) {
-            Some((n, m, v)) => self.llr_from(n, m, v),
-            None => 0.0,
-        }
+        self.llr_counts(&[1.0, 0.5, 0.0], &[wdl.wins, wdl.draws, wdl.losses])
     }
     /// LLR from game pairs (pentanomial model), the preferred form when games come in pairs.
     pub fn llr_pentanomial(&self, penta: &Pentanomial) -> f64 {
-        match penta.moments() {
-            Some((n, m, v)) => self.llr_from(n, m, v),
-            None => 0.0,
+        self.llr_counts(&[0.0, 0.25, 0.5, 0.75, 1.0], &penta.0)
+    }
+    /// LLR from counts per score value. Empty categories get a count of 0.001 so that a
+    /// one-sided sample (all wins) has a small positive variance instead of none.
+    fn llr_counts(&self, values: &[f64], counts: &[u64]) -> f64 {
+        let real: f64 = counts.iter().map(|&c| c as f64).sum();
+        if real == 0.0 {
+            return 0.0;
         }
+        let c: Vec<f64> = counts
+            .iter()
+            .map(|&c| if c == 0 { 1e-3 } else { c as f64 })
+            .collect();
+        let n: f64 = c.iter().sum();
+        let mean = values.iter().zip(&c).map(|(v, c)| v * c).sum::<f64>() / n;
+        let var = values
+            .iter()
+            .zip(&c)
+            .map(|(v, c)| (v - mean).powi(2) * c)
+            .sum::<f64>()
+            / n;
+        self.llr_from(real, mean, var)
     }
     /// The decision for a given LLR.
     pub fn decide(&self, llr: f64) -> SprtDecision {
