@@ -20,5 +20,6 @@ mod toys;
 pub use alphabeta::{Budget, SearchOptions, Searcher};
 pub use limits::{Clock, Limits};
 pub use multi::MultiSided;
+pub use multiplayer::{MultiAlgorithm, MultiOptions, MultiSearcher};
 pub use report::{Info, Outcome, UciScore};
 pub use traits::{Score, TwoSided, DRAW, INFINITY, MATE, MATE_BOUND};
