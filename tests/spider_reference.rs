@@ -3,7 +3,7 @@
 //! out per piece, copy-make, and legality by "is my king attacked after the move". The fast
 //! generator (`orrery::games::spider`) must agree with it move by move.
 
-use orrery::games::spider::{divide, perft, Position, Variant};
+use orrery::games::spider::{divide, parse_square, perft, Color, Position, Variant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, BTreeSet};
@@ -109,7 +109,15 @@ fn components(piece: char) -> (bool, bool, bool, bool, bool) {
 }
 
 /// Repeats a vector up to `max` times: every landing square must be empty to go on.
-fn ride(b: &Board, x: i32, y: i32, d: (i32, i32), max: i32, white: bool, out: &mut Vec<(i32, i32)>) {
+fn ride(
+    b: &Board,
+    x: i32,
+    y: i32,
+    d: (i32, i32),
+    max: i32,
+    white: bool,
+    out: &mut Vec<(i32, i32)>,
+) {
     for k in 1..=max {
         let (tx, ty) = (x + k * d.0, y + k * d.1);
         if b.is_empty(tx, ty) {
@@ -213,17 +221,21 @@ fn can_capture(b: &Board, (x, y): (i32, i32), (tx, ty): (i32, i32)) -> bool {
             if diag && dx.abs() == dy.abs() && clear((dx.signum(), dy.signum()), n) {
                 return true;
             }
-            let is_knight = |a: i32, c: i32| (a.abs(), c.abs()) == (1, 2) || (a.abs(), c.abs()) == (2, 1);
+            let is_knight =
+                |a: i32, c: i32| (a.abs(), c.abs()) == (1, 2) || (a.abs(), c.abs()) == (2, 1);
             if knight && is_knight(dx, dy) {
                 return true;
             }
             if nightrider {
-                for k in 1..=RANKS.max(FILES) {
-                    if dx % k == 0 && dy % k == 0 && is_knight(dx / k, dy / k) {
-                        if clear((dx / k, dy / k), k) {
-                            return true;
-                        }
-                    }
+                // A knight vector's longer component is 2, so the number of leaps is fixed.
+                let k = dx.abs().max(dy.abs()) / 2;
+                if k >= 1
+                    && dx % k == 0
+                    && dy % k == 0
+                    && is_knight(dx / k, dy / k)
+                    && clear((dx / k, dy / k), k)
+                {
+                    return true;
                 }
             }
             if alfil && dx.abs() == dy.abs() && dx % 2 == 0 {
@@ -241,7 +253,10 @@ fn attacked(b: &Board, sq: (i32, i32), by_white: bool) -> bool {
     for y in 0..RANKS {
         for x in 0..FILES {
             let c = b.at(x, y);
-            if c.is_ascii_alphabetic() && c.is_ascii_uppercase() == by_white && can_capture(b, (x, y), sq) {
+            if c.is_ascii_alphabetic()
+                && c.is_ascii_uppercase() == by_white
+                && can_capture(b, (x, y), sq)
+            {
                 return true;
             }
         }
@@ -323,7 +338,11 @@ fn fast_divide(fen: &str, depth: u32) -> BTreeMap<String, u64> {
     let mut pos = Position::from_fen(&v, fen).unwrap();
     let lines = divide(&mut pos, depth);
     let map: BTreeMap<String, u64> = lines.iter().map(|&(m, n)| (pos.move_text(m), n)).collect();
-    assert_eq!(map.len(), lines.len(), "fast generator listed a move twice in {fen}");
+    assert_eq!(
+        map.len(),
+        lines.len(),
+        "fast generator listed a move twice in {fen}"
+    );
     map
 }
 
@@ -342,7 +361,10 @@ fn compare(fen: &str, depth: u32) -> u64 {
                 diff.push(format!("{m}: fast {n}, missing in reference"));
             }
         }
-        panic!("divide differs at depth {depth} for {fen}:\n{}", diff.join("\n"));
+        panic!(
+            "divide differs at depth {depth} for {fen}:\n{}",
+            diff.join("\n")
+        );
     }
     fast.values().sum()
 }
@@ -418,17 +440,25 @@ fn start_position_depth_1_and_2() {
 }
 
 /// Depth 3 below a fixed sample of root moves (the full depth 3 is the ignored test below).
-#[test]
-fn start_position_depth_3_sampled() {
+fn start_depth_3_sample(first: usize) {
     let v = Variant::spider_chess();
     let start = Position::startpos(&v);
     let moves = start.legal_moves();
-    for i in (0..moves.len()).step_by(41) {
+    for i in (first..moves.len()).step_by(77) {
         let mut pos = start.clone();
         pos.make_move(moves[i]);
-        let fen = pos.to_fen();
-        compare(&fen, 2);
+        compare(&pos.to_fen(), 2);
     }
+}
+
+#[test]
+fn start_position_depth_3_sample_a() {
+    start_depth_3_sample(0);
+}
+
+#[test]
+fn start_position_depth_3_sample_b() {
+    start_depth_3_sample(38);
 }
 
 #[test]
@@ -440,6 +470,16 @@ fn start_position_depth_3_full() {
 
 /// Plays seeded random games (captures preferred, to reach sparse endings) and returns FENs.
 fn random_positions(seed: u64, count: usize, plies: &[usize]) -> Vec<String> {
+    random_positions_biased(seed, count, plies, false)
+}
+
+/// Like [`random_positions`]; with `pawn_race`, pawn moves are preferred (to reach promotions).
+fn random_positions_biased(
+    seed: u64,
+    count: usize,
+    plies: &[usize],
+    pawn_race: bool,
+) -> Vec<String> {
     let v = Variant::spider_chess();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut out = Vec::new();
@@ -451,8 +491,44 @@ fn random_positions(seed: u64, count: usize, plies: &[usize]) -> Vec<String> {
             if moves.is_empty() {
                 break;
             }
-            let captures: Vec<_> = moves.iter().copied().filter(|&m| pos.is_capture(m)).collect();
-            let mv = if !captures.is_empty() && rng.gen_bool(0.7) {
+            let captures: Vec<_> = moves
+                .iter()
+                .copied()
+                .filter(|&m| pos.is_capture(m))
+                .collect();
+            let pawn_moves: Vec<_> = moves
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    let text = pos.move_text(m);
+                    let digits = text[1..].find(|c: char| !c.is_ascii_digit()).unwrap() + 1;
+                    let (x, y) = parse_square(&text[..digits], 25, 19).unwrap();
+                    pos.piece_at(x, y).map(|p| p.0) == Some(0)
+                })
+                .collect();
+            if pawn_race && moves.iter().any(|m| m.promotion().is_some()) && rng.gen_bool(0.5) {
+                break;
+            }
+            let mv = if pawn_race && !pawn_moves.is_empty() && rng.gen_bool(0.8) {
+                // The move that ends furthest forward (the text's target rank).
+                *pawn_moves
+                    .iter()
+                    .max_by_key(|&&m| {
+                        let t = pos.move_text(m);
+                        let rank: i32 = t[1..]
+                            .trim_start_matches(|c: char| c.is_ascii_digit())
+                            .trim_start_matches(|c: char| c.is_ascii_lowercase())
+                            .trim_end_matches(|c: char| c.is_ascii_lowercase())
+                            .parse()
+                            .unwrap();
+                        if pos.side_to_move() == Color::White {
+                            rank
+                        } else {
+                            -rank
+                        }
+                    })
+                    .unwrap()
+            } else if !captures.is_empty() && rng.gen_bool(0.7) {
                 captures[rng.gen_range(0..captures.len())]
             } else {
                 moves[rng.gen_range(0..moves.len())]
@@ -464,12 +540,42 @@ fn random_positions(seed: u64, count: usize, plies: &[usize]) -> Vec<String> {
     out
 }
 
-#[test]
-fn random_play_positions_agree() {
-    let fens = random_positions(20_261_130, 24, &[8, 20, 40, 70, 110, 160, 220, 300]);
+/// Compares six random-play positions (depth 2 where the tree is small enough).
+fn random_play_agree(seed: u64) {
+    let fens = random_positions(seed, 6, &[8, 20, 40, 70, 110, 160, 220, 300]);
     for fen in &fens {
         let n = compare(fen, 1);
         if n > 0 && n < 400 {
+            compare(fen, 2);
+        }
+    }
+}
+
+#[test]
+fn random_play_positions_agree_a() {
+    random_play_agree(20_261_130);
+}
+
+#[test]
+fn random_play_positions_agree_b() {
+    random_play_agree(2);
+}
+
+#[test]
+fn random_play_positions_agree_c() {
+    random_play_agree(3);
+}
+
+#[test]
+fn random_play_positions_agree_d() {
+    random_play_agree(4);
+}
+
+#[test]
+fn pawn_race_positions_agree() {
+    for fen in &random_positions_biased(5, 6, &[60, 90, 120], true) {
+        let n = compare(fen, 1);
+        if n < 400 {
             compare(fen, 2);
         }
     }
@@ -490,23 +596,133 @@ fn deep_random_positions_agree_at_depth_3() {
 fn hand_made_positions_agree() {
     let cases: Vec<String> = vec![
         // Promotions straight ahead, by capture and by the 2- and 3-steps; black promotion too.
-        fen_of(&[("m1", 'K'), ("a19", 'k'), ("m18", 'P'), ("l17", 'P'), ("l19", 'r'), ("n16", 'P'), ("o3", 'p'), ("k2", 'p'), ("y1", 'R')], true),
-        fen_of(&[("m1", 'K'), ("a19", 'k'), ("m18", 'P'), ("l17", 'P'), ("l19", 'r'), ("n16", 'P'), ("o3", 'p'), ("k2", 'p'), ("y1", 'R')], false),
+        fen_of(
+            &[
+                ("m1", 'K'),
+                ("a19", 'k'),
+                ("m18", 'P'),
+                ("l17", 'P'),
+                ("l19", 'r'),
+                ("n16", 'P'),
+                ("o3", 'p'),
+                ("k2", 'p'),
+                ("y1", 'R'),
+            ],
+            true,
+        ),
+        fen_of(
+            &[
+                ("m1", 'K'),
+                ("a19", 'k'),
+                ("m18", 'P'),
+                ("l17", 'P'),
+                ("l19", 'r'),
+                ("n16", 'P'),
+                ("o3", 'p'),
+                ("k2", 'p'),
+                ("y1", 'R'),
+            ],
+            false,
+        ),
         // Pins along nightrider lines (which leap over holes) and along ranks.
-        fen_of(&[("c9", 'K'), ("d11", 'L'), ("e13", 'i'), ("m19", 'k'), ("m10", 'r'), ("b10", 'Q')], true),
-        fen_of(&[("k10", 'K'), ("m11", 'C'), ("q13", 'j'), ("m15", 'r'), ("y19", 'k'), ("b10", 'q')], true),
+        fen_of(
+            &[
+                ("c9", 'K'),
+                ("d11", 'L'),
+                ("e13", 'i'),
+                ("m19", 'k'),
+                ("m10", 'r'),
+                ("b10", 'Q'),
+            ],
+            true,
+        ),
+        fen_of(
+            &[
+                ("k10", 'K'),
+                ("m11", 'C'),
+                ("q13", 'j'),
+                ("m15", 'r'),
+                ("y19", 'k'),
+                ("b10", 'q'),
+            ],
+            true,
+        ),
         // Discovered check along a nightrider line, checks by lame pawn steps.
-        fen_of(&[("m10", 'K'), ("n12", 'P'), ("o14", 'I'), ("q17", 'k'), ("m13", 'p'), ("m12", 'S')], false),
-        fen_of(&[("m5", 'K'), ("m8", 'p'), ("m7", 'Q'), ("y19", 'k'), ("l9", 'p')], true),
+        fen_of(
+            &[
+                ("m10", 'K'),
+                ("n12", 'P'),
+                ("o14", 'I'),
+                ("q17", 'k'),
+                ("m13", 'p'),
+                ("m12", 'S'),
+            ],
+            false,
+        ),
+        fen_of(
+            &[
+                ("m5", 'K'),
+                ("m8", 'p'),
+                ("m7", 'Q'),
+                ("y19", 'k'),
+                ("l9", 'p'),
+            ],
+            true,
+        ),
         // Spiders in the corner bases, fighting there, alfil riders blocked by a piece.
-        fen_of(&[("a1", 'S'), ("c3", 's'), ("e1", 'S'), ("b2", 'k'), ("y19", 'K'), ("a19", 's'), ("y1", 's')], true),
-        fen_of(&[("a1", 'S'), ("c3", 's'), ("e1", 'S'), ("b2", 'k'), ("y19", 'K'), ("a19", 's'), ("y1", 's')], false),
+        fen_of(
+            &[
+                ("a1", 'S'),
+                ("c3", 's'),
+                ("e1", 'S'),
+                ("b2", 'k'),
+                ("y19", 'K'),
+                ("a19", 's'),
+                ("y1", 's'),
+            ],
+            true,
+        ),
+        fen_of(
+            &[
+                ("a1", 'S'),
+                ("c3", 's'),
+                ("e1", 'S'),
+                ("b2", 'k'),
+                ("y19", 'K'),
+                ("a19", 's'),
+                ("y1", 's'),
+            ],
+            false,
+        ),
         // Bare kings and a king in check from several sides.
         fen_of(&[("m10", 'K'), ("m12", 'k')], true),
         fen_of(&[("m10", 'K'), ("m14", 'k'), ("n12", 'a')], true),
-        fen_of(&[("m10", 'K'), ("m18", 'r'), ("q12", 'j'), ("y19", 'k'), ("k9", 'Z'), ("p10", 'L')], true),
+        fen_of(
+            &[
+                ("m10", 'K'),
+                ("m18", 'r'),
+                ("q12", 'j'),
+                ("y19", 'k'),
+                ("k9", 'Z'),
+                ("p10", 'L'),
+            ],
+            true,
+        ),
         // Crowded nightrider lines.
-        fen_of(&[("m10", 'I'), ("n12", 'p'), ("o8", 'P'), ("k11", 'p'), ("i12", 'P'), ("k9", 'R'), ("a1", 'K'), ("y19", 'k'), ("q17", 'j')], true),
+        fen_of(
+            &[
+                ("m10", 'I'),
+                ("n12", 'p'),
+                ("o8", 'P'),
+                ("k11", 'p'),
+                ("i12", 'P'),
+                ("k9", 'R'),
+                ("a1", 'K'),
+                ("y19", 'k'),
+                ("q17", 'j'),
+            ],
+            true,
+        ),
     ];
     for fen in &cases {
         let n = compare(fen, 1);
@@ -526,4 +742,45 @@ fn fast_perft_totals_match_divide() {
     let total: u64 = divide(&mut pos, 2).iter().map(|l| l.1).sum();
     assert_eq!(total, perft(&mut pos, 2));
     assert_eq!(pos.to_fen(), START);
+}
+
+/// The random-play positions used above reach the special cases the rules have.
+#[test]
+fn random_positions_cover_special_cases() {
+    let v = Variant::spider_chess();
+    let mut fens = Vec::new();
+    for seed in [20_261_130, 2, 3, 4] {
+        fens.extend(random_positions(
+            seed,
+            6,
+            &[8, 20, 40, 70, 110, 160, 220, 300],
+        ));
+    }
+    fens.extend(random_positions(7, 6, &[260, 340, 420]));
+    fens.extend(random_positions_biased(5, 6, &[60, 90, 120], true));
+    let (mut checks, mut promotions, mut bare, mut in_base) = (0, 0, 0, 0);
+    for fen in &fens {
+        let pos = Position::from_fen(&v, fen).unwrap();
+        checks += pos.in_check() as usize;
+        promotions += pos.legal_moves().iter().any(|m| m.promotion().is_some()) as usize;
+        bare += (pos.non_royal_count(Color::White) == 0 || pos.non_royal_count(Color::Black) == 0)
+            as usize;
+        let b = Board::from_fen(fen);
+        in_base += (0..RANKS)
+            .flat_map(|y| (0..FILES).map(move |x| (x, y)))
+            .any(|(x, y)| {
+                let base = |a: i32, c: i32| a + c <= 6;
+                let upper = base(x, 18 - y) || base(24 - x, 18 - y);
+                let lower = base(x, y) || base(24 - x, y);
+                match b.at(x, y) {
+                    'S' => upper,
+                    's' => lower,
+                    _ => false,
+                }
+            }) as usize;
+    }
+    eprintln!(
+        "checks {checks}, promotions {promotions}, bare {bare}, spiders in far bases {in_base}"
+    );
+    assert!(checks > 0 && promotions > 0 && bare > 0 && in_base > 0);
 }
