@@ -2,7 +2,8 @@
 //! Spider-Chess seed writes them: `key=value` parameters, a `hole::::sq,sq,...` line and
 //! `name:letter:betza:image:squares` piece lines, all separated by whitespace.
 //!
-//! The first piece line is the pawn: the only piece that promotes (the Diagram's convention).
+//! The pawn (the piece lettered `P`, else the first piece line unless it is royal) is the piece that
+//! promotes in the promotion zone and whose moves reset the 50-move count.
 
 use super::betza::{self, MoveRule};
 use super::square::{parse_square, square_name, MAX_SIDE};
@@ -80,8 +81,10 @@ pub struct Definition {
     pub symmetry: Symmetry,
     /// The holes, sorted, without repeats.
     pub holes: Vec<(u8, u8)>,
-    /// The piece types; index 0 is the pawn.
+    /// The piece types, in definition order.
     pub pieces: Vec<PieceDef>,
+    /// Index of the pawn in `pieces`, if the variant has one.
+    pub pawn: Option<usize>,
 }
 
 /// Why a definition was refused: the offending token and what is wrong with it.
@@ -310,9 +313,15 @@ pub fn parse(text: &str) -> Result<Definition, DefinitionError> {
         return Err(error(royal_tok, "each side needs exactly one royal piece"));
     }
     let royal = royal.letter;
-    if royal == pieces[0].letter {
-        return Err(error(royal_tok, "the pawn (first piece) cannot be royal"));
-    }
+    let pawn = pieces
+        .iter()
+        .position(|p| p.letter == 'P')
+        .or(if pieces[0].letter != royal {
+            Some(0)
+        } else {
+            None
+        });
+    let pawn_letter = pawn.map(|i| pieces[i].letter);
 
     let mut promo_choice = Vec::new();
     if let Some((tok, value)) = promo_choice_token {
@@ -320,7 +329,7 @@ pub fn parse(text: &str) -> Result<Definition, DefinitionError> {
             if !pieces.iter().any(|p| p.letter == c) {
                 return Err(error(tok, format!("promotion letter '{c}' names no piece")));
             }
-            if c == royal || c == pieces[0].letter {
+            if c == royal || Some(c) == pawn_letter {
                 return Err(error(tok, format!("cannot promote to '{c}'")));
             }
             if !promo_choice.contains(&c) {
@@ -340,5 +349,6 @@ pub fn parse(text: &str) -> Result<Definition, DefinitionError> {
         symmetry,
         holes: holes.into_iter().collect(),
         pieces,
+        pawn,
     })
 }

@@ -87,7 +87,9 @@ impl TwoSided for Position {
             self.variant.values[cell_kind(c) as usize]
         };
         let promo = match mv.promotion() {
-            Some(k) => self.variant.values[k as usize] - self.variant.values[0],
+            Some(k) => {
+                self.variant.values[k as usize] - self.variant.values[self.variant.pawn as usize]
+            }
             None => 0,
         };
         captured + promo

@@ -2,7 +2,7 @@
 //!
 //! - **Material**: each piece type's value is derived from its mobility on this board: the average
 //!   number of moves it has from every playable square of the empty board (holes included), computed
-//!   once when the variant loads, so any loaded variant gets values. The pawn (first piece) is
+//!   once when the variant loads, so any loaded variant gets values. The pawn is
 //!   fixed at 100; every other piece is worth `MOBILITY_VALUE` centipawns per average move (at least
 //!   a pawn). The royal piece has no material value.
 //! - **Mobility**: `MOBILITY_WEIGHT` per pseudo-legal move target of each non-pawn, non-royal piece.
@@ -60,7 +60,7 @@ pub(crate) fn piece_infos(v: &Variant) -> Vec<super::variant::PieceInfo> {
                 total += seen.len();
             }
             let mobility = total as f64 / v.playable.len().max(1) as f64;
-            let value = if kind == 0 {
+            let value = if Some(kind) == def.pawn {
                 PAWN_VALUE
             } else if p.letter == def.royal {
                 0
@@ -107,7 +107,7 @@ impl Position {
                 continue;
             }
             score += v.values[kind as usize];
-            if kind == 0 {
+            if kind == v.pawn {
                 let a = v.advance[c][sq] as i32;
                 score += a * a / 2;
                 continue;

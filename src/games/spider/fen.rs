@@ -104,7 +104,7 @@ impl Position {
                         Color::Black
                     };
                     let sq = variant.index(xs, y);
-                    if kind == 0
+                    if kind == variant.pawn
                         && !variant.promo_kinds.is_empty()
                         && variant.promo[color.index()][sq] == 2
                     {

@@ -250,7 +250,7 @@ impl Position {
     ) {
         let v = &*self.variant;
         let us = self.side;
-        let promo = if kind == 0 && !v.promo_kinds.is_empty() {
+        let promo = if kind == v.pawn && !v.promo_kinds.is_empty() {
             v.promo[us.index()][to]
         } else {
             0

@@ -220,7 +220,7 @@ impl Position {
         if kind == self.variant.royal {
             self.king[us] = to as u16;
         }
-        self.halfmove = if captured != EMPTY || kind == 0 {
+        self.halfmove = if captured != EMPTY || kind == self.variant.pawn {
             0
         } else {
             self.halfmove + 1

@@ -18,6 +18,8 @@ pub(crate) const EMPTY: u8 = 0;
 pub(crate) const OFF: u8 = 255;
 /// Most piece types a variant may define (a cell holds `1 + 2 * kind + color`).
 pub const MAX_KINDS: usize = 32;
+/// The `pawn` field of a variant without pawns.
+pub(crate) const NO_PAWN: u8 = u8::MAX;
 
 /// The cell value of a piece.
 #[inline]
@@ -105,6 +107,8 @@ pub struct Variant {
     pub(crate) promo: [Vec<u8>; 2],
     pub(crate) promo_kinds: Vec<u8>,
     pub(crate) royal: u8,
+    /// Kind of the pawn, or `NO_PAWN`.
+    pub(crate) pawn: u8,
     pub(crate) values: Vec<i32>,
     /// Per colour and square: how many ranks a pawn there has advanced (0 on its own first rank).
     pub(crate) advance: [Vec<u8>; 2],
@@ -346,6 +350,7 @@ impl Variant {
             .position(|p| p.letter == def.royal)
             .unwrap() as u8;
 
+        let def_pawn = def.pawn.map_or(NO_PAWN, |p| p as u8);
         let mut v = Variant {
             name: "custom".to_string(),
             pieces: Vec::new(),
@@ -363,6 +368,7 @@ impl Variant {
             promo,
             promo_kinds,
             royal,
+            pawn: def_pawn,
             values: Vec::new(),
             advance,
         };
