@@ -312,7 +312,7 @@ mod tests {
         assert_eq!(count_on_empty("N", 8, 3, 3), 8);
         assert_eq!(count_on_empty("N", 8, 0, 0), 2);
         assert_eq!(count_on_empty("K", 8, 0, 0), 3);
-        assert_eq!(count_on_empty("NN", 8, 0, 0), 5);
+        assert_eq!(count_on_empty("NN", 8, 0, 0), 6);
         assert_eq!(count_on_empty("WW", 8, 0, 0), 14);
         assert_eq!(count_on_empty("R2", 8, 3, 3), 8);
         assert_eq!(count_on_empty("AA", 8, 0, 0), 3);
