@@ -5,9 +5,21 @@
 //! `xboard`) picks the dialect. See `docs/protocol.md` for every command with transcripts.
 
 pub mod cecp;
+mod cecp_session;
+mod engine_loop;
 pub mod game;
+mod input;
 mod lex;
+mod output;
+pub mod reply;
+mod session;
 pub mod uci;
+mod uci_session;
 
+pub use cecp_session::DEFAULT_MOVE_TIME;
+pub use engine_loop::{run, run_stdio};
 pub use game::{EngineGame, EngineOption, GameOutcome, OptionKind, ReportScore, SearchReport};
+pub use input::MAX_LINE;
 pub use lex::CommandError;
+pub use session::{DEFAULT_HASH_MIB, DEFAULT_OVERHEAD_MS, HASH, MOVE_OVERHEAD};
+pub use uci_session::UCI_VARIANT;
