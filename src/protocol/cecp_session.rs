@@ -287,7 +287,12 @@ impl<G: EngineGame> Dialect<G> for CecpSession<G> {
     }
 
     fn parse_error(&self, line: &str, err: &CommandError) -> String {
-        reply::cecp_error(&err.reason, line)
+        let reason = if err.reason.starts_with("unknown command") {
+            "unknown command"
+        } else {
+            &err.reason
+        };
+        reply::cecp_error(reason, line)
     }
 
     fn when_busy(&mut self, cmd: &CecpCommand) -> WhenBusy {
