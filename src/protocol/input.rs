@@ -1,0 +1,126 @@
+//! The engine's stdin: a reader thread turning bytes into bounded, trimmed UTF-8 lines.
+
+use std::io::BufRead;
+use std::sync::mpsc::Sender;
+
+use super::lex::CommandError;
+
+/// Longest accepted input line in bytes; longer lines are answered with an error and skipped.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// What the reader thread delivers.
+pub(crate) enum InputEvent {
+    /// A line without its line ending and surrounding whitespace, or why it was refused.
+    Line(Result<String, CommandError>),
+    /// End of input (or a read error): treated as `quit` once running work is done.
+    Eof,
+}
+
+/// Reads one line, keeping at most `max` bytes; returns the kept bytes and the full length, or
+/// `None` at end of input.
+fn read_bounded(input: &mut impl BufRead, max: usize) -> std::io::Result<Option<(Vec<u8>, usize)>> {
+    let mut kept = Vec::new();
+    let mut total = 0usize;
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(if total == 0 {
+                None
+            } else {
+                Some((kept, total))
+            });
+        }
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        let room = max.saturating_sub(kept.len());
+        kept.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        total = total.saturating_add(chunk.len());
+        let used = done.unwrap_or(chunk.len());
+        input.consume(used);
+        if done.is_some() {
+            return Ok(Some((kept, total.max(1))));
+        }
+    }
+}
+
+/// Turns raw line bytes into a trimmed string or an error.
+fn decode(bytes: Vec<u8>, total: usize) -> Result<String, CommandError> {
+    if total > MAX_LINE {
+        return Err(CommandError::new(format!(
+            "line too long ({total} bytes, limit {MAX_LINE})"
+        )));
+    }
+    match String::from_utf8(bytes) {
+        Ok(s) => Ok(s.trim().to_string()),
+        Err(_) => Err(CommandError::new("line is not valid UTF-8")),
+    }
+}
+
+/// Spawns the thread that reads `input` and sends its lines through `send` until end of input
+/// or until the receiver is gone.
+pub(crate) fn spawn_reader<T: Send + 'static>(
+    mut input: impl BufRead + Send + 'static,
+    tx: Sender<T>,
+    wrap: fn(InputEvent) -> T,
+) {
+    let spawned = std::thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || loop {
+            let event = match read_bounded(&mut input, MAX_LINE) {
+                Ok(Some((bytes, total))) => InputEvent::Line(decode(bytes, total)),
+                Ok(None) => InputEvent::Eof,
+                Err(e) => {
+                    log::warn!("input error: {e}");
+                    InputEvent::Eof
+                }
+            };
+            let eof = matches!(event, InputEvent::Eof);
+            if tx.send(wrap(event)).is_err() || eof {
+                break;
+            }
+        });
+    if let Err(e) = spawned {
+        log::error!("cannot start the input thread: {e}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    #[test]
+    fn bounded_lines_crlf_and_eof() {
+        let mut c = Cursor::new(b"uci\r\n\n  go  \nlast".to_vec());
+        let mut lines = Vec::new();
+        while let Some((b, t)) = read_bounded(&mut c, 100).unwrap() {
+            lines.push(decode(b, t));
+        }
+        assert_eq!(
+            lines,
+            vec![
+                Ok("uci".to_string()),
+                Ok(String::new()),
+                Ok("go".to_string()),
+                Ok("last".to_string())
+            ]
+        );
+    }
+
+    #[test]
+    fn overlong_and_bad_utf8_lines_are_errors_and_reading_goes_on() {
+        let mut data = vec![b'x'; MAX_LINE + 10];
+        data.extend_from_slice(b"\n\xff\xfe\nisready\n");
+        let mut c = std::io::BufReader::with_capacity(4096, Cursor::new(data));
+        let (b, t) = read_bounded(&mut c, MAX_LINE).unwrap().unwrap();
+        assert!(b.len() <= MAX_LINE);
+        assert!(decode(b, t).unwrap_err().reason.contains("too long"));
+        let (b, t) = read_bounded(&mut c, MAX_LINE).unwrap().unwrap();
+        assert!(decode(b, t).unwrap_err().reason.contains("UTF-8"));
+        let (b, t) = read_bounded(&mut c, MAX_LINE).unwrap().unwrap();
+        assert_eq!(decode(b, t), Ok("isready".into()));
+        assert!(read_bounded(&mut c, MAX_LINE).unwrap().is_none());
+    }
+}

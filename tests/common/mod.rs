@@ -1,0 +1,6 @@
+//! Shared test support: a toy game, engine I/O with timeouts, and the bad-input harness.
+#![allow(dead_code)]
+
+pub mod bad_input;
+pub mod engine_io;
+pub mod toy;
