@@ -1,6 +1,7 @@
 //! The games the referee knows, by command-line name, and how to start each one.
 
 use super::game_adapter::DynGame;
+use super::spider_game::SpiderGame;
 use super::toy_games::{Race, TicTacToe};
 
 /// A game the referee can run.
@@ -103,7 +104,13 @@ impl GameKind {
                     .map_err(|_| format!("race: setup {setup:?} must be a number of seats"))?;
                 Ok(Box::new(Race::new(seats, 10)?))
             }
-            GameKind::SpiderChess | GameKind::SolarChess | GameKind::SpaceWars => Err(format!(
+            GameKind::SpiderChess => {
+                if let Some(s) = setup.filter(|s| *s != "spider-chess") {
+                    return Err(format!("spider-chess: unknown setup {s:?}"));
+                }
+                Ok(Box::new(SpiderGame::new(position)?))
+            }
+            GameKind::SolarChess | GameKind::SpaceWars => Err(format!(
                 "the {} rules core is not in this build yet",
                 self.name()
             )),

@@ -19,6 +19,7 @@ pub mod match_runner;
 pub mod progress;
 pub mod records;
 pub mod schedule;
+pub mod spider_game;
 pub mod stats;
 pub mod tally;
 pub mod toy_games;
