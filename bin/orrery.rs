@@ -32,6 +32,17 @@ fn run(args: &[String]) -> anyhow::Result<i32> {
             run_match(&cfg, &mut out).map_err(anyhow::Error::msg)?;
             Ok(0)
         }
+        Command::RandomEngine { game, setup, seed } => {
+            let stdin = std::io::stdin();
+            orrery::referee::random_engine::run(
+                game,
+                setup.as_deref(),
+                seed,
+                stdin.lock(),
+                std::io::stdout(),
+            )?;
+            Ok(0)
+        }
         Command::Replay(path) => {
             let recs = read_records(&path).map_err(anyhow::Error::msg)?;
             let mut bad = 0;

@@ -80,6 +80,11 @@ impl Adjudicator {
         }
     }
 
+    /// Counts `plies` opening moves toward the ply cap (they were played before the engines).
+    pub fn count_book_plies(&mut self, plies: u32) {
+        self.plies += plies;
+    }
+
     /// Records a decision of `seat` with its score (from that seat's view); returns an outcome
     /// if the game is adjudicated now.
     pub fn after_move(&mut self, seat: usize, score: Option<Score>) -> Option<Outcome> {

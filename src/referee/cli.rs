@@ -21,6 +21,15 @@ pub enum Command {
     Match(Box<MatchConfig>),
     /// Replay every game of a records file with the rules cores and check the results.
     Replay(PathBuf),
+    /// Run the built-in random-move engine on stdin/stdout.
+    RandomEngine {
+        /// Game.
+        game: GameKind,
+        /// Setup.
+        setup: Option<String>,
+        /// Seed.
+        seed: u64,
+    },
     /// Print the usage text.
     Help,
 }
@@ -32,6 +41,8 @@ orrery: referee and match runner for Spider-Chess, Solar Chess, Space Wars (and 
 USAGE:
   orrery [match] [OPTIONS]        play a match (no options: a short built-in spider-chess match)
   orrery replay FILE.jsonl        replay recorded games with the rules and check their results
+  orrery random-engine --game G [--setup S] [--seed N]
+                                  a UCI-style engine playing random legal moves (baseline, tests)
 
 OPTIONS:
   --game NAME            spider-chess (default) | solar-chess | space-wars | tic-tac-toe | race
@@ -134,6 +145,21 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             return Ok(Command::Replay(PathBuf::from(f)));
         }
         Some("help" | "--help" | "-h") => return Ok(Command::Help),
+        Some("random-engine") => {
+            it.next();
+            let (mut game, mut setup, mut seed) = (GameKind::TicTacToe, None, 1u64);
+            while let Some(flag) = it.next() {
+                let value = it.next().ok_or_else(|| format!("{flag}: missing value"))?;
+                match flag.as_str() {
+                    "--game" => game = GameKind::parse(value)?,
+                    "--setup" => setup = Some(value.clone()),
+                    "--seed" => seed = parse_num(flag, value)?,
+                    _ => return Err(format!("random-engine: unknown option {flag:?}")),
+                }
+            }
+            let setup = setup.or_else(|| game.default_setup().map(String::from));
+            return Ok(Command::RandomEngine { game, setup, seed });
+        }
         _ => {}
     }
     let mut game = GameKind::SpiderChess;

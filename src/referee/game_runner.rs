@@ -113,6 +113,7 @@ pub fn play_game(s: &GameSettings, job: &GameJob) -> Result<GameRecord, String> 
     let mut moves = book;
     let mut clocks = Clocks::new(s.tc, seats, s.margin, s.hang);
     let mut adj = Adjudicator::new(s.adjudication, seats);
+    adj.count_book_plies(moves.len() as u32);
     let variant = s.game.variant(s.setup.as_deref());
     let mut clients: Vec<Option<EngineClient>> = Vec::with_capacity(seats);
     let mut fault: Option<(usize, Fault)> = None;

@@ -17,6 +17,7 @@ pub mod game_kind;
 pub mod game_runner;
 pub mod match_runner;
 pub mod progress;
+pub mod random_engine;
 pub mod records;
 pub mod schedule;
 pub mod spider_game;
