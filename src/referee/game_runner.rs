@@ -139,6 +139,9 @@ pub fn play_game(s: &GameSettings, job: &GameJob) -> Result<GameRecord, String> 
         fault_seat = Some(seat);
         outcome = Some(Outcome::forfeit(seat, seats, f.describe()));
     }
+    let loop_start = Instant::now();
+    let mut thinking = Duration::ZERO;
+    let mut engine_moves = 0u64;
     while outcome.is_none() {
         if let Some(o) = game.outcome() {
             outcome = Some(o);
@@ -161,6 +164,8 @@ pub fn play_game(s: &GameSettings, job: &GameJob) -> Result<GameRecord, String> 
                     break;
                 }
             };
+            thinking += reply.elapsed;
+            engine_moves += 1;
             if let Err(flag) = clocks.charge(seat, reply.elapsed) {
                 failed = Some((seat, Fault::TimeForfeit(flag)));
                 break;
@@ -218,6 +223,7 @@ pub fn play_game(s: &GameSettings, job: &GameJob) -> Result<GameRecord, String> 
             }
         }
     }
+    let overhead_us = loop_start.elapsed().saturating_sub(thinking).as_micros() as u64;
     for c in clients.into_iter().flatten() {
         c.finish();
     }
@@ -246,6 +252,8 @@ pub fn play_game(s: &GameSettings, job: &GameJob) -> Result<GameRecord, String> 
         extra: game.record_extra(),
         started,
         duration_ms: t0.elapsed().as_millis() as u64,
+        engine_moves,
+        overhead_us,
     })
 }
 

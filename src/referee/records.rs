@@ -96,6 +96,14 @@ pub struct GameRecord {
     pub started: u64,
     /// Duration of the game in milliseconds.
     pub duration_ms: u64,
+    /// Decisions made by engines (not book moves).
+    #[serde(default)]
+    pub engine_moves: u64,
+    /// Referee time during play, in microseconds: wall time of the move loop minus the engines'
+    /// answer times (`go` sent to answer read), i.e. rules checks, bookkeeping and the
+    /// position/clock lines. Engine start-up is not included.
+    #[serde(default)]
+    pub overhead_us: u64,
 }
 
 impl GameRecord {
@@ -295,6 +303,8 @@ mod tests {
             extra: serde_json::Value::Null,
             started: 1_764_460_800,
             duration_ms: 5,
+            engine_moves: 1,
+            overhead_us: 300,
         }
     }
 

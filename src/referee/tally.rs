@@ -26,6 +26,8 @@ pub struct Tally {
     /// Games ended by each engine fault kind or rule, by reason prefix.
     pub endings: HashMap<String, u64>,
     sprt: Option<Sprt>,
+    overhead_us: u64,
+    engine_moves: u64,
 }
 
 impl Tally {
@@ -44,6 +46,8 @@ impl Tally {
             wins_by_seat: vec![0; seats],
             endings: HashMap::new(),
             sprt,
+            overhead_us: 0,
+            engine_moves: 0,
         }
     }
 
@@ -55,6 +59,8 @@ impl Tally {
     /// Counts one finished game.
     pub fn add(&mut self, rec: &GameRecord) {
         self.games += 1;
+        self.overhead_us += rec.overhead_us;
+        self.engine_moves += rec.engine_moves;
         for (seat, &e) in rec.engine_index.iter().enumerate() {
             if e < self.score.len() {
                 self.score[e].add(rec.seat_score(seat));
@@ -118,6 +124,11 @@ impl Tally {
         e: usize,
     ) -> (super::stats::MeanInterval, super::stats::MeanInterval) {
         (self.score[e].interval(), self.rank[e].interval())
+    }
+
+    /// Mean referee time per engine move in microseconds (see [`GameRecord::overhead_us`]).
+    pub fn overhead_per_move_us(&self) -> Option<f64> {
+        (self.engine_moves > 0).then(|| self.overhead_us as f64 / self.engine_moves as f64)
     }
 
     /// The multi-line report printed at intervals and at the end.
@@ -201,6 +212,12 @@ impl Tally {
         endings.sort();
         let endings: Vec<String> = endings.iter().map(|(k, v)| format!("{k} {v}")).collect();
         out.push_str(&format!("Endings: {}\n", endings.join(", ")));
+        if let Some(us) = self.overhead_per_move_us() {
+            out.push_str(&format!(
+                "Referee overhead: {us:.0} us per move ({} engine moves)\n",
+                self.engine_moves
+            ));
+        }
         out
     }
 }
