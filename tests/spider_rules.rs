@@ -400,3 +400,28 @@ fn search_interface_is_consistent() {
     let s = Position::startpos(&v);
     assert!(s.evaluate() > 0 && s.evaluate() < 50);
 }
+
+#[test]
+fn a_32_by_32_board_works() {
+    let def = "files=32 ranks=32 royal=K promoZone=1 promoChoice=Q hole::::b2,E31 \
+        pawn:P:fW:pawn:c2 queen:Q:Q:queen:E1 king:K:K:king:a1";
+    let v = std::sync::Arc::new(Variant::from_definition(def).unwrap());
+    let mut p = Position::startpos(&v);
+    let fen = p.to_fen();
+    assert!(
+        fen.starts_with("k29q1/2p27*1/32/") && fen.contains("/1*P29/K29Q1 w"),
+        "{fen}"
+    );
+    assert_eq!(Position::from_fen(&v, &fen).unwrap().to_fen(), fen);
+    // King a1: a2 and b1 (b2 is a hole); pawn c2-c3; queen E1 on the 31st file stops before the hole E31.
+    let moves: Vec<String> = p.legal_moves().iter().map(|&m| p.move_text(m)).collect();
+    assert!(moves.contains(&"E1E30".to_string()), "{moves:?}");
+    assert!(!moves.contains(&"E1E31".to_string()) && !moves.contains(&"E1E32".to_string()));
+    assert!(moves.contains(&"a1b1".to_string()) && !moves.contains(&"a1b2".to_string()));
+    let mv = p.play("c2c3").unwrap();
+    assert_eq!(p.move_squares(mv), ((2, 1), (2, 2)));
+    assert!(perft(&mut p, 2) > 0);
+    let bad = def.replace("queen:E1", "queen:F1");
+    let err = Variant::from_definition(&bad).unwrap_err();
+    assert!(err.reason.contains("check"), "{err}");
+}

@@ -57,7 +57,7 @@ impl Position {
                     }
                     let text: String = chars[j..k].iter().collect();
                     let n: u32 = match text.parse() {
-                        Ok(n) if n >= 1 && !text.starts_with('0') => n,
+                        Ok(n) if n >= 1 && n <= files as u32 && !text.starts_with('0') => n,
                         _ => {
                             return err(format!(
                                 "bad empty-square count '{text}' on rank {}",
