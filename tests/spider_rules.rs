@@ -425,3 +425,25 @@ fn a_32_by_32_board_works() {
     let err = Variant::from_definition(&bad).unwrap_err();
     assert!(err.reason.contains("check"), "{err}");
 }
+
+#[test]
+fn diagram_matches_the_rule_book() {
+    let text = Position::startpos(&Variant::spider_chess()).to_string();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "19  . . . . . . . # # # r q k q r # # # . . . . . . ."
+    );
+    assert_eq!(
+        lines[9],
+        "10  # . . . . . . . . . . . . . . . . . . . . . . . #"
+    );
+    assert_eq!(
+        lines[18],
+        " 1  . . . . . . . # # # R Q K Q R # # # . . . . . . ."
+    );
+    assert_eq!(
+        lines[19],
+        "    a b c d e f g h i j k l m n o p q r s t u v w x y"
+    );
+}
