@@ -447,3 +447,45 @@ fn diagram_matches_the_rule_book() {
         "    a b c d e f g h i j k l m n o p q r s t u v w x y"
     );
 }
+
+/// Plain negamax over the search interface.
+fn negamax(p: &mut Position, depth: u32) -> i32 {
+    if let Some(s) = p.rule_outcome() {
+        return s;
+    }
+    let mut moves = Vec::new();
+    TwoSided::legal_moves(p, &mut moves);
+    if moves.is_empty() {
+        return p.no_moves_score();
+    }
+    if depth == 0 {
+        return TwoSided::evaluate(p);
+    }
+    let mut best = -MATE - 1;
+    for m in moves {
+        p.make(m);
+        best = best.max(-negamax(p, depth - 1));
+        p.unmake();
+    }
+    best
+}
+
+#[test]
+fn a_search_finds_the_win_by_stalemate_or_mate() {
+    // White to move: the black king on a19 is walled in; White wins by mate or by stalemate.
+    let mut p = walled(&[], 'w');
+    let mut moves = Vec::new();
+    TwoSided::legal_moves(&p, &mut moves);
+    let mut winning = 0;
+    for m in moves {
+        p.make(m);
+        let score = -negamax(&mut p, 0);
+        let ends = p.outcome();
+        p.unmake();
+        if score == MATE {
+            winning += 1;
+            assert_eq!(ends.unwrap().winner, Some(Color::White));
+        }
+    }
+    assert!(winning > 0);
+}
