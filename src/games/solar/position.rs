@@ -305,6 +305,7 @@ impl Position {
         self.no_capture += 1;
         match mv {
             Move::Step { from, to } => {
+                let capturer_has_ship = self.has_ship(seat);
                 let p = self.board[from.index()]
                     .take()
                     .expect("a step starts from an occupied tile");
@@ -324,8 +325,8 @@ impl Position {
                             eliminated: self.eliminated,
                             ship_at: self.ship_at,
                         });
-                        self.capture_ship(seat, q);
-                    } else if self.has_ship(seat) {
+                        self.capture_ship(seat, capturer_has_ship, q);
+                    } else if capturer_has_ship {
                         self.hands[seat as usize].add(q.kind, q.colour);
                         self.hand_key =
                             self.hand_key
@@ -388,7 +389,7 @@ impl Position {
 
     /// The hand transfers and eliminations of a captured Mothership (the board square itself is
     /// overwritten by the caller).
-    fn capture_ship(&mut self, capturer: Seat, ship: Piece) {
+    fn capture_ship(&mut self, capturer: Seat, capturer_has_ship: bool, ship: Piece) {
         self.ship_at[ship.colour.index()] = None;
         let Some(victim) = ship.owner else { return };
         let mut gain = self.hands[victim as usize].take_colour(ship.colour);
@@ -396,7 +397,7 @@ impl Position {
             let rest = self.hands[victim as usize].take_all();
             gain.absorb(&rest, Some(ship.colour));
         }
-        if self.has_ship(capturer) {
+        if capturer_has_ship {
             self.hands[capturer as usize].absorb(&gain, None);
         }
         let victim_team = self.team[victim as usize];
