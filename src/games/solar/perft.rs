@@ -17,6 +17,14 @@ pub struct PerftReport {
 }
 
 impl PerftReport {
+    /// The divide as `(move text, count)` pairs, for the protocol's `perft` output.
+    pub fn divide_text(&self) -> Vec<(String, u64)> {
+        self.divide
+            .iter()
+            .map(|(m, n)| (m.to_string(), *n))
+            .collect()
+    }
+
     /// Leaf nodes per second.
     pub fn nps(&self) -> u64 {
         let s = self.elapsed.as_secs_f64();
