@@ -498,7 +498,7 @@ fn three_players_skip_the_eliminated_and_inactive_pieces_are_capturable() {
             any = true;
         }
     }
-    let ok = Tile::all().all(|x| p.piece_at(x).map_or(true, |pc| pc.owner != Some(1)));
+    let ok = Tile::all().all(|x| p.piece_at(x).is_none_or(|pc| pc.owner != Some(1)));
     assert!(ok);
     assert!(any, "the Gold Mothership reaches j1 round planet f");
 }

@@ -14,7 +14,7 @@
 //! in the game. Inactive pieces count for nobody.
 
 use super::geometry::Geometry;
-use super::piece::{Kind, Seat};
+use super::piece::{Colour, Kind, Seat};
 use super::position::Position;
 use super::tile::Tile;
 use crate::search::Score;
@@ -55,12 +55,10 @@ impl Position {
                 hand_pieces += n as u32;
             }
         }
-        let ships: Vec<Tile> = Tile::all()
-            .filter(|&t| {
-                self.piece_at(t)
-                    .is_some_and(|p| p.kind == Kind::Mothership && p.owner.is_some_and(in_team))
-            })
-            .collect();
+        let ships = Colour::ALL
+            .iter()
+            .filter(|&&c| self.ship_owner(c).is_some_and(in_team))
+            .count();
         let occupied = self.occupied();
         for t in Tile::all() {
             let Some(p) = self.piece_at(t) else { continue };
@@ -71,11 +69,7 @@ impl Position {
             let targets = self.targets(t, p);
             if p.kind == Kind::Mothership {
                 if self.attacked_by_enemy(t, team) {
-                    score -= if ships.len() == 1 {
-                        2 * ATTACKED
-                    } else {
-                        ATTACKED
-                    };
+                    score -= if ships == 1 { 2 * ATTACKED } else { ATTACKED };
                 }
                 if self.attackers(t, team, false) > 0 {
                     score += DEFENDED;

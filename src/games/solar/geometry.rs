@@ -87,6 +87,7 @@ impl Geometry {
         GEOMETRY.get_or_init(Geometry::build)
     }
 
+    #[allow(clippy::needless_range_loop)]
     fn build() -> Geometry {
         // Planets: every lattice planet at most two steps from the middle, named row by row.
         let mut planets: Vec<Point> = vec![(0, 0)];

@@ -43,8 +43,7 @@ fn perft_rec(pos: &mut Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
         return buf.len() as u64;
     }
     let mut n = 0;
-    for i in 0..buf.len() {
-        let mv = buf[i];
+    for &mv in buf.iter() {
         pos.make(mv);
         n += perft_rec(pos, depth - 1, rest);
         pos.unmake();
