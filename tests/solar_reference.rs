@@ -588,6 +588,15 @@ fn small_setups_agree_with_the_reference_at_depth_3() {
     }
 }
 
+#[test]
+fn two_mothership_setups_agree_with_the_reference_at_depth_3() {
+    // About half a million leaves each; `duel-3` (1.8 million) is left to depth 2 for speed.
+    for name in ["duel-2", "trio-2"] {
+        let mut p = Position::from_setup(name).unwrap();
+        compare(&mut p, 3, name);
+    }
+}
+
 #[derive(Default, Debug)]
 struct Features {
     recoloured_drops: u32,

@@ -453,6 +453,7 @@ fn mothership_captures_move_hands_and_eliminate() {
         "inactive piece"
     );
     assert_eq!(p.status(), Status::Won { team: 0 });
+    assert_eq!(p.seats_of_team(0).collect::<Vec<_>>(), [0]);
     let mut moves = Vec::new();
     p.legal_moves(&mut moves);
     assert!(moves.is_empty());

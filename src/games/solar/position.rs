@@ -155,6 +155,11 @@ impl Position {
             .map_or(0, |t| t as usize + 1)
     }
 
+    /// The seats of a team, in seat order (e.g. the winners of [`Status::Won`]).
+    pub fn seats_of_team(&self, team: u8) -> impl Iterator<Item = Seat> + '_ {
+        (0..self.seats).filter(move |&s| self.team[s as usize] == team)
+    }
+
     /// Whether two seats are on the same team.
     pub fn same_team(&self, a: Seat, b: Seat) -> bool {
         self.team[a as usize] == self.team[b as usize]
