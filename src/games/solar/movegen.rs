@@ -81,6 +81,10 @@ impl Position {
 
     /// Empty tiles next to a Mothership on `ship` where a piece of `kind` may be dropped.
     pub fn drop_tiles(&self, ship: Tile, kind: Kind) -> u128 {
+        self.drop_tiles_with(ship, kind, self.occupied())
+    }
+
+    fn drop_tiles_with(&self, ship: Tile, kind: Kind, occupied: u128) -> u128 {
         let g = Geometry::get();
         let near = match kind {
             Kind::Orbiter => g.edge_mask(ship.0),
@@ -88,7 +92,7 @@ impl Position {
             Kind::Fighter => g.edge_mask(ship.0) | g.vertex_mask(ship.0),
             Kind::Mothership => 0,
         };
-        near & !self.occupied()
+        near & !occupied
     }
 
     /// Set of occupied tiles.
@@ -156,6 +160,10 @@ impl Position {
             return;
         }
         let hand = self.hands[seat as usize];
+        if hand.is_empty() {
+            return;
+        }
+        let occupied = self.occupied();
         for (kind, hand_colour, _) in hand.entries() {
             let matches = ships & (1 << hand_colour.index()) != 0;
             for colour in Colour::ALL {
@@ -165,7 +173,7 @@ impl Position {
                 let Some(ship) = self.ship_at[colour.index()] else {
                     continue;
                 };
-                for to in tiles_of(self.drop_tiles(ship, kind)) {
+                for to in tiles_of(self.drop_tiles_with(ship, kind, occupied)) {
                     out.push(Move::Drop {
                         kind,
                         hand: hand_colour,
