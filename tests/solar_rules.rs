@@ -327,6 +327,17 @@ fn drops_and_recolouring() {
 fn step_errors_and_passes() {
     let p = Position::from_setup("duel").unwrap();
     assert_eq!(p.parse_move("j1j2"), Err(MoveError::NoPiece(tile("j1"))));
+    let mut played = p.clone();
+    assert!(played.play("n3a3").is_err());
+    assert_eq!(played, p, "a refused move changes nothing");
+    assert_eq!(
+        played.play("n3j4"),
+        Ok(Move::Step {
+            from: tile("n3"),
+            to: tile("j4")
+        })
+    );
+    assert_eq!(played.to_move(), 1);
     assert_eq!(
         p.parse_move("f6f5"),
         Err(MoveError::NotYours(tile("f6"), Some(1)))

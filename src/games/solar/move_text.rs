@@ -147,6 +147,13 @@ impl Position {
         self.parse_move(text)
     }
 
+    /// Reads and plays a move of the seat to move; on error nothing changes.
+    pub fn play(&mut self, text: &str) -> Result<Move, MoveError> {
+        let mv = self.parse_move(text)?;
+        self.make(mv);
+        Ok(mv)
+    }
+
     /// Reads a move of the seat to move in canonical text, refusing anything not legal now.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         if self.is_over() {
