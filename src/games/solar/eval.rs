@@ -14,7 +14,7 @@
 //! in the game. Inactive pieces count for nobody.
 
 use super::geometry::Geometry;
-use super::piece::{Colour, Kind, Seat};
+use super::piece::{Colour, Kind, Seat, MAX_SEATS};
 use super::position::Position;
 use super::tile::Tile;
 use crate::search::Score;
@@ -43,61 +43,74 @@ pub const DROP_SPOT: Score = 5;
 pub const MOBILITY: Score = 3;
 
 impl Position {
-    /// The evaluation total of one team, before comparing with the others.
-    pub fn team_total(&self, team: u8) -> Score {
+    /// The evaluation totals of every team (indexed by team), before comparing them; one pass
+    /// over the board.
+    pub fn team_totals(&self) -> [Score; MAX_SEATS] {
         let g = Geometry::get();
-        let in_team = |s: Seat| self.team(s) == team;
-        let mut score = 0;
-        let mut hand_pieces = 0;
-        for s in (0..self.seats() as Seat).filter(|&s| in_team(s)) {
+        let mut score = [0; MAX_SEATS];
+        let mut hand_pieces = [0u32; MAX_SEATS];
+        let mut ships = [0u32; MAX_SEATS];
+        for s in 0..self.seats() as Seat {
+            let team = self.team(s) as usize;
             for (k, _, n) in self.hand(s).entries() {
-                score += value(k) * n as Score;
-                hand_pieces += n as u32;
+                score[team] += value(k) * n as Score;
+                hand_pieces[team] += n as u32;
             }
         }
-        let ships = Colour::ALL
-            .iter()
-            .filter(|&&c| self.ship_owner(c).is_some_and(in_team))
-            .count();
+        for c in Colour::ALL {
+            if let Some(o) = self.ship_owner(c) {
+                ships[self.team(o) as usize] += 1;
+            }
+        }
         let occupied = self.occupied();
         for t in Tile::all() {
             let Some(p) = self.piece_at(t) else { continue };
-            if !p.owner.is_some_and(in_team) {
-                continue;
-            }
-            score += value(p.kind);
+            let Some(owner) = p.owner else { continue };
+            let team = self.team(owner);
+            let ti = team as usize;
+            score[ti] += value(p.kind);
             let targets = self.targets(t, p);
             if p.kind == Kind::Mothership {
                 if self.attacked_by_enemy(t, team) {
-                    score -= if ships == 1 { 2 * ATTACKED } else { ATTACKED };
+                    score[ti] -= if ships[ti] == 1 {
+                        2 * ATTACKED
+                    } else {
+                        ATTACKED
+                    };
                 }
                 if self.attackers(t, team, false) > 0 {
-                    score += DEFENDED;
+                    score[ti] += DEFENDED;
                 }
-                score += ESCAPE * targets.quiet.count_ones().min(MAX_ESCAPES) as Score;
-                if hand_pieces > 0 {
+                score[ti] += ESCAPE * targets.quiet.count_ones().min(MAX_ESCAPES) as Score;
+                if hand_pieces[ti] > 0 {
                     let near = (g.edge_mask(t.0) | g.vertex_mask(t.0)) & !occupied;
-                    score += DROP_SPOT * near.count_ones() as Score;
+                    score[ti] += DROP_SPOT * near.count_ones() as Score;
                 }
             } else {
-                score += MOBILITY * (targets.quiet | targets.captures).count_ones() as Score;
+                score[ti] += MOBILITY * (targets.quiet | targets.captures).count_ones() as Score;
             }
         }
         score
+    }
+
+    /// The evaluation total of one team, before comparing with the others.
+    pub fn team_total(&self, team: u8) -> Score {
+        self.team_totals()[team as usize]
     }
 
     /// Heuristic value of the position for `team`: its total minus the mean of the other live
     /// teams' totals.
     pub fn evaluate_team(&self, team: u8) -> Score {
         let alive = self.teams_with_ships();
-        let own = self.team_total(team);
+        let totals = self.team_totals();
         let (mut sum, mut n) = (0, 0);
-        for t in 0..self.teams() as u8 {
-            if t != team && alive & (1 << t) != 0 {
-                sum += self.team_total(t);
+        for t in 0..self.teams() {
+            if t != team as usize && alive & (1 << t) != 0 {
+                sum += totals[t];
                 n += 1;
             }
         }
+        let own = totals[team as usize];
         if n == 0 {
             own
         } else {
