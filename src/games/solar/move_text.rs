@@ -63,6 +63,8 @@ pub enum MoveError {
     MothershipDock,
     /// The piece cannot reach the target.
     Unreachable(Tile, Tile),
+    /// Start and target are the same tile: the board must change.
+    SameTile(Tile),
 }
 
 impl fmt::Display for MoveError {
@@ -110,9 +112,10 @@ impl fmt::Display for MoveError {
                     Kind::Missile => "vertex-adjacent (one shared vertex) to",
                     _ => "adjacent to",
                 };
+                let article = if *kind == Kind::Orbiter { "an" } else { "a" };
                 write!(
                     f,
-                    "an {} must be dropped {how} its Mothership on {ship}, {to} is not",
+                    "{article} {} must be dropped {how} its Mothership on {ship}, {to} is not",
                     kind.name()
                 )
             }
@@ -122,6 +125,7 @@ impl fmt::Display for MoveError {
             ),
             MothershipDock => f.write_str("a Mothership cannot dock"),
             Unreachable(a, b) => write!(f, "the piece on {a} cannot reach {b}"),
+            SameTile(t) => write!(f, "{t}{t} does not move: the board must change"),
         }
     }
 }
@@ -249,6 +253,9 @@ impl Position {
         let p = self.piece_at(from).ok_or(MoveError::NoPiece(from))?;
         if p.owner != Some(seat) {
             return Err(MoveError::NotYours(from, p.owner));
+        }
+        if from == to {
+            return Err(MoveError::SameTile(from));
         }
         let t = self.targets(from, p);
         if t.docks & to.bit() != 0 {
