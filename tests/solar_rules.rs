@@ -614,6 +614,10 @@ fn keys_follow_the_position() {
     for p in random_positions(10) {
         let fresh: Position = p.to_string().parse().unwrap();
         assert_eq!(fresh.key(), p.key());
+        let occ = Tile::all()
+            .filter(|&t| p.piece_at(t).is_some())
+            .fold(0u128, |m, t| m | t.bit());
+        assert_eq!(p.occupied(), occ, "occupancy kept in step with the board");
         let mut moved = p.clone();
         let mut moves = Vec::new();
         moved.legal_moves(&mut moves);

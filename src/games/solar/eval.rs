@@ -16,7 +16,6 @@
 use super::geometry::Geometry;
 use super::piece::{Colour, Kind, Seat, MAX_SEATS};
 use super::position::Position;
-use super::tile::Tile;
 use crate::search::Score;
 
 /// Material value of a piece type.
@@ -63,7 +62,7 @@ impl Position {
             }
         }
         let occupied = self.occupied();
-        for t in Tile::all() {
+        for t in super::movegen::tiles_of(occupied) {
             let Some(p) = self.piece_at(t) else { continue };
             let Some(owner) = p.owner else { continue };
             let team = self.team(owner);

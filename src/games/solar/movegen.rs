@@ -97,13 +97,7 @@ impl Position {
 
     /// Set of occupied tiles.
     pub fn occupied(&self) -> u128 {
-        let mut m = 0u128;
-        for (i, p) in self.board.iter().enumerate() {
-            if p.is_some() {
-                m |= 1u128 << i;
-            }
-        }
-        m
+        self.occ
     }
 
     /// Every legal move of the seat to move into `out` (cleared first): empty only when the game
@@ -131,12 +125,13 @@ impl Position {
     }
 
     fn piece_moves(&self, seat: Seat, out: &mut Vec<Move>, captures_only: bool) {
-        for (i, p) in self.board.iter().enumerate() {
-            let Some(p) = *p else { continue };
+        for from in tiles_of(self.occ) {
+            let Some(p) = self.board[from.index()] else {
+                continue;
+            };
             if p.owner != Some(seat) {
                 continue;
             }
-            let from = Tile(i as u8);
             let t = self.targets(from, p);
             let steps = if captures_only {
                 t.captures

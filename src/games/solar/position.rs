@@ -68,6 +68,8 @@ pub struct Position {
     pub(super) to_move: Seat,
     pub(super) eliminated: u8,
     pub(super) ship_at: [Option<Tile>; 6],
+    /// Set of occupied tiles, kept in step with `board`.
+    pub(super) occ: u128,
     pub(super) no_capture: u32,
     pub(super) ply: u32,
     pub(super) draw_plies: u32,
@@ -90,6 +92,7 @@ impl Position {
             to_move: 0,
             eliminated: 0,
             ship_at: [None; 6],
+            occ: 0,
             no_capture: 0,
             ply: 0,
             draw_plies: DEFAULT_DRAW_PLIES,
@@ -104,7 +107,11 @@ impl Position {
     /// Recomputes the derived fields (Mothership index, keys) after the board was filled.
     pub(super) fn finish(&mut self) {
         self.ship_at = [None; 6];
+        self.occ = 0;
         for t in Tile::all() {
+            if self.board[t.index()].is_some() {
+                self.occ |= t.bit();
+            }
             if let Some(p) = self.board[t.index()] {
                 if p.kind == Kind::Mothership {
                     self.ship_at[p.colour.index()] = Some(t);
@@ -340,6 +347,7 @@ impl Position {
                     }
                 }
                 self.board[to.index()] = Some(p);
+                self.occ = (self.occ & !from.bit()) | to.bit();
                 self.board_key ^= z.piece(to.index(), p);
                 if p.kind == Kind::Mothership {
                     self.ship_at[p.colour.index()] = Some(to);
@@ -350,6 +358,7 @@ impl Position {
                     .take()
                     .expect("a dock starts from an occupied tile");
                 self.board_key ^= z.piece(from.index(), p);
+                self.occ &= !from.bit();
                 let ship = self.board[to.index()].expect("a dock targets a Mothership");
                 let owner = ship.owner.unwrap_or(seat) as usize;
                 self.hands[owner].add(p.kind, ship.colour);
@@ -374,6 +383,7 @@ impl Position {
                     owner: Some(seat),
                 };
                 self.board[to.index()] = Some(p);
+                self.occ |= to.bit();
                 self.board_key ^= z.piece(to.index(), p);
             }
             Move::Pass => {}
@@ -445,6 +455,7 @@ impl Position {
                     self.hands = s.hands;
                     self.eliminated = s.eliminated;
                     self.ship_at = s.ship_at;
+                    self.occ |= from.bit();
                 } else {
                     let p = self.board[to.index()].take().expect("moved piece");
                     self.board[from.index()] = Some(p);
@@ -452,6 +463,10 @@ impl Position {
                         self.ship_at[p.colour.index()] = Some(from);
                     }
                     self.board[to.index()] = u.captured;
+                    self.occ |= from.bit();
+                    if u.captured.is_none() {
+                        self.occ &= !to.bit();
+                    }
                     if u.to_hand {
                         if let Some(q) = u.captured {
                             self.hands[seat].remove(q.kind, q.colour);
@@ -462,12 +477,14 @@ impl Position {
             Move::Dock { from, to } => {
                 let p = u.moved.expect("docked piece");
                 self.board[from.index()] = Some(p);
+                self.occ |= from.bit();
                 let ship = self.board[to.index()].expect("Mothership of a dock");
                 let owner = ship.owner.map_or(seat, |o| o as usize);
                 self.hands[owner].remove(p.kind, ship.colour);
             }
             Move::Drop { kind, hand, to, .. } => {
                 self.board[to.index()] = None;
+                self.occ &= !to.bit();
                 self.hands[seat].add(kind, hand);
             }
             Move::Pass => {}
