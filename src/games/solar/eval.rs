@@ -51,9 +51,9 @@ impl Position {
         let mut ships = [0u32; MAX_SEATS];
         for s in 0..self.seats() as Seat {
             let team = self.team(s) as usize;
-            for (k, _, n) in self.hand(s).entries() {
+            for (k, n) in Kind::IN_HAND.into_iter().zip(self.hand(s).kind_totals()) {
                 score[team] += value(k) * n as Score;
-                hand_pieces[team] += n as u32;
+                hand_pieces[team] += n;
             }
         }
         for c in Colour::ALL {

@@ -53,6 +53,28 @@ impl Hand {
         self.counts.iter().flatten().map(|&n| n as u32).sum()
     }
 
+    /// Number of pieces of each droppable type (`Kind::IN_HAND` order), all colours together.
+    pub fn kind_totals(&self) -> [u32; 3] {
+        let mut out = [0; 3];
+        for (o, row) in out.iter_mut().zip(&self.counts) {
+            *o = row.iter().map(|&n| n as u32).sum();
+        }
+        out
+    }
+
+    /// Calls `f` for every (type, colour, count) with a positive count, in text order; the
+    /// allocation- and closure-chain-free form of [`entries`](Hand::entries) for hot paths.
+    #[inline]
+    pub fn for_each(&self, mut f: impl FnMut(Kind, Colour, u8)) {
+        for (k, row) in self.counts.iter().enumerate() {
+            for (c, &n) in row.iter().enumerate() {
+                if n > 0 {
+                    f(Kind::IN_HAND[k], Colour::ALL[c], n);
+                }
+            }
+        }
+    }
+
     /// Every (type, colour, count) with a positive count, in text order (O M F; w k r u g s).
     pub fn entries(&self) -> impl Iterator<Item = (Kind, Colour, u8)> + '_ {
         Kind::IN_HAND.into_iter().flat_map(move |k| {

@@ -159,7 +159,7 @@ impl Position {
             return;
         }
         let occupied = self.occupied();
-        for (kind, hand_colour, _) in hand.entries() {
+        hand.for_each(|kind, hand_colour, _| {
             let matches = ships & (1 << hand_colour.index()) != 0;
             for colour in Colour::ALL {
                 if ships & (1 << colour.index()) == 0 || (matches && colour != hand_colour) {
@@ -177,7 +177,7 @@ impl Position {
                     });
                 }
             }
-        }
+        });
     }
 
     /// Whether an active piece not on `team` could capture on `tile` (rays walked backwards).
