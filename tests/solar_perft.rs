@@ -30,6 +30,12 @@ fn perft_of_every_setup() {
 }
 
 #[test]
+fn duel_depth_4() {
+    let mut p = Position::from_setup("duel").unwrap();
+    assert_eq!(perft(&mut p, 4), 2_801_730);
+}
+
+#[test]
 fn divide_sums_to_perft_and_depth_zero_is_one() {
     let mut p = Position::from_setup("trio").unwrap();
     let r = perft_divide(&mut p, 2);
