@@ -717,3 +717,26 @@ fn a_search_finds_the_winning_capture_from_either_side() {
     // White takes Blue; Red remains, so no win yet, but the material swing shows in the score.
     assert!(negamax(&mut q2, 1) > 1000);
 }
+
+#[test]
+fn the_six_start_tiles_are_equivalent() {
+    // The board and start tiles are symmetric under rotation by 60°, so every seat of `six`
+    // starts with the same evaluation and the same number of moves.
+    let p = Position::from_setup("six").unwrap();
+    let totals = p.team_totals();
+    assert!(
+        totals.iter().all(|&t| t == totals[0] && t > 0),
+        "{totals:?}"
+    );
+    for seat in 0..6 {
+        assert_eq!(MultiSided::evaluate_for(&p, seat), 0);
+    }
+    let mut counts = Vec::new();
+    let mut moves = Vec::new();
+    for turn in 1..=6 {
+        let s = p.to_string().replace("turn=1", &format!("turn={turn}"));
+        pos(&s).legal_moves(&mut moves);
+        counts.push(moves.len());
+    }
+    assert!(counts.iter().all(|&c| c == 41), "{counts:?}");
+}

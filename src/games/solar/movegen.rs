@@ -185,9 +185,8 @@ impl Position {
         self.attackers(tile, team, true) > 0
     }
 
-    /// Number of active pieces not on `team` that could capture on `tile` (or, with `enemy` false,
-    /// pieces on `team` that could move there: defenders); stops at the first when counting only
-    /// for a yes/no answer is enough is left to the caller.
+    /// Number of active pieces not on `team` that could capture on `tile`, or with `enemy` false
+    /// the pieces of `team` that cover it (defenders).
     pub fn attackers(&self, tile: Tile, team: u8, enemy: bool) -> u32 {
         let g = Geometry::get();
         let mut n = 0;

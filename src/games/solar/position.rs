@@ -298,7 +298,8 @@ impl Position {
         seat
     }
 
-    /// Plays a legal move (as produced by the move generator or the move parser).
+    /// Plays a legal move (as produced by the move generator or the move parser); an illegal
+    /// one may panic or leave an inconsistent position (use [`Position::play`] for text input).
     pub fn make(&mut self, mv: Move) {
         let z = Zobrist::get();
         let seat = self.to_move;
