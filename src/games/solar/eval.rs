@@ -103,9 +103,9 @@ impl Position {
         let alive = self.teams_with_ships();
         let totals = self.team_totals();
         let (mut sum, mut n) = (0, 0);
-        for t in 0..self.teams() {
+        for (t, &total) in totals.iter().enumerate().take(self.teams()) {
             if t != team as usize && alive & (1 << t) != 0 {
-                sum += totals[t];
+                sum += total;
                 n += 1;
             }
         }
