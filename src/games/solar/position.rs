@@ -54,7 +54,6 @@ struct Undo {
 struct Snapshot {
     board: [Option<Piece>; TILES],
     hands: [Hand; MAX_SEATS],
-    eliminated: u8,
     ship_at: [Option<Tile>; 6],
 }
 
@@ -66,7 +65,6 @@ pub struct Position {
     pub(super) seats: u8,
     pub(super) team: [u8; MAX_SEATS],
     pub(super) to_move: Seat,
-    pub(super) eliminated: u8,
     pub(super) ship_at: [Option<Tile>; 6],
     /// Set of occupied tiles, kept in step with `board`.
     pub(super) occ: u128,
@@ -90,7 +88,6 @@ impl Position {
             seats,
             team,
             to_move: 0,
-            eliminated: 0,
             ship_at: [None; 6],
             occ: 0,
             no_capture: 0,
@@ -174,7 +171,7 @@ impl Position {
 
     /// Whether a seat has been eliminated.
     pub fn is_eliminated(&self, seat: Seat) -> bool {
-        self.eliminated & (1 << seat) != 0
+        self.teams_with_ships() & (1 << self.team[seat as usize]) == 0
     }
 
     /// The piece on a tile.
@@ -335,7 +332,6 @@ impl Position {
                         self.snapshots.push(Snapshot {
                             board,
                             hands: self.hands,
-                            eliminated: self.eliminated,
                             ship_at: self.ship_at,
                         });
                         self.capture_ship(seat, capturer_has_ship, q);
@@ -424,7 +420,6 @@ impl Position {
                     out |= 1 << s;
                 }
             }
-            self.eliminated |= out;
             for p in self.board.iter_mut().flatten() {
                 if let Some(o) = p.owner {
                     if out & (1 << o) != 0 {
@@ -454,7 +449,6 @@ impl Position {
                         .expect("snapshot of a Mothership capture");
                     self.board = s.board;
                     self.hands = s.hands;
-                    self.eliminated = s.eliminated;
                     self.ship_at = s.ship_at;
                     self.occ |= from.bit();
                 } else {
@@ -513,7 +507,6 @@ impl PartialEq for Position {
             && self.seats == o.seats
             && self.team[..self.seats as usize] == o.team[..o.seats as usize]
             && self.to_move == o.to_move
-            && self.eliminated == o.eliminated
             && self.no_capture == o.no_capture
             && self.ply == o.ply
     }

@@ -284,7 +284,6 @@ impl FromStr for Position {
             return err("ply", format!("'{ply_s}' is not a number of plies"));
         };
         pos.to_move = turn;
-        pos.eliminated = out;
         pos.no_capture = clock;
         pos.ply = ply;
         pos.finish();
@@ -295,7 +294,7 @@ impl FromStr for Position {
         }
         for s in 0..seats as Seat {
             let team_alive = alive & (1 << pos.team(s)) != 0;
-            if team_alive == pos.is_eliminated(s) {
+            if team_alive == (out & (1 << s) != 0) {
                 return err(
                     "out",
                     if team_alive {
