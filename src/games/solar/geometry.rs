@@ -18,17 +18,6 @@ pub const MAX_RAY: usize = 12;
 /// A point of the scaled lattice (see the module documentation).
 pub type Point = (i32, i32);
 
-/// What a kite vertex is: planet centre, side midpoint or planet corner.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum VertexKind {
-    /// Planet centre: six kites meet here.
-    H,
-    /// Side midpoint: four kites meet here.
-    S,
-    /// Planet corner: three kites meet here.
-    T,
-}
-
 /// A straight run of tiles from a start tile, nearest first (the start itself excluded).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Ray {
@@ -266,16 +255,6 @@ impl Geometry {
     /// The four lattice vertices of a tile in cyclic order H, S, T, S.
     pub fn corners(&self, t: u8) -> [Point; 4] {
         self.corners[t as usize]
-    }
-
-    /// Kind of the `i`-th vertex of a tile (0 H, 1 S, 2 T, 3 S).
-    pub fn vertex_kind(i: usize) -> VertexKind {
-        [VertexKind::H, VertexKind::S, VertexKind::T, VertexKind::S][i % 4]
-    }
-
-    /// Lattice centre of a planet by letter index (`a` = 0).
-    pub fn planet_centre(&self, planet: usize) -> Point {
-        self.planet_centres[planet]
     }
 
     /// Tiles sharing an edge with `t`.
