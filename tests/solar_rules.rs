@@ -740,3 +740,34 @@ fn the_six_start_tiles_are_equivalent() {
     }
     assert!(counts.iter().all(|&c| c == 41), "{counts:?}");
 }
+
+#[test]
+fn evaluation_sees_material_and_an_attacked_mothership() {
+    let g = orrery::games::solar::Geometry::get();
+    let base = "hands=-/- teams=1/2 turn=1 out=- clock=0 ply=0";
+    // A Black Orbiter next to n3 along an orbit attacks the White Mothership; far away it does not.
+    let near = Tile(g.orbit_rays(tile("n3").0)[0].tiles()[0]);
+    let attacked = pos(&format!("board=f6:Sk2,n3:Sw1,{near}:Ok2 {base}"));
+    assert!(attacked.attacked_by_enemy(tile("n3"), 0));
+    let far = Tile::all()
+        .find(|&t| {
+            t != tile("f6") && t != tile("n3") && {
+                let q = pos(&format!("board=f6:Sk2,n3:Sw1,{t}:Ok2 {base}"));
+                !q.attacked_by_enemy(tile("n3"), 0)
+            }
+        })
+        .unwrap();
+    let quiet = pos(&format!("board=f6:Sk2,n3:Sw1,{far}:Ok2 {base}"));
+    assert!(
+        attacked.evaluate_team(0) < quiet.evaluate_team(0) - 300,
+        "{} vs {}",
+        attacked.evaluate_team(0),
+        quiet.evaluate_team(0)
+    );
+    // A piece more in hand is worth about its value.
+    let plain = pos(&format!("board=f6:Sk2,n3:Sw1 {base}"));
+    let richer = pos("board=f6:Sk2,n3:Sw1 hands=1Ow/- teams=1/2 turn=1 out=- clock=0 ply=0");
+    let gain = richer.evaluate_team(0) - plain.evaluate_team(0);
+    assert!((450..700).contains(&gain), "{gain}");
+    assert_eq!(richer.evaluate_team(1), -richer.evaluate_team(0));
+}
