@@ -713,18 +713,45 @@ fn random_positions_agree_with_the_reference() {
     assert!(f.with_inactive > 0, "{f:?}");
     assert!(f.shipless_team_member > 0, "{f:?}");
     eprintln!("{} positions, features {f:?}", positions.len());
-    let mut checked_inactive = 0;
-    let mut checked_shipless = 0;
+    // What the checked positions themselves contain: at the root (exercised by the divide and the
+    // child-state comparison) or one ply below (exercised by the depth-2 divide).
+    #[derive(Default, Debug)]
+    struct Checked {
+        inactive_pieces: u32,
+        shipless_team_member: u32,
+        eliminated_seat: u32,
+        recolouring_drop_at_root: u32,
+        dock_at_root: u32,
+        ship_capture_at_root: u32,
+        forced_pass_at_root: u32,
+    }
+    let mut c = Checked::default();
+    let mut moves = Vec::new();
     for (i, p) in positions.iter_mut().enumerate() {
-        checked_inactive +=
+        c.inactive_pieces +=
             Tile::all().any(|t| p.piece_at(t).is_some_and(|q| q.owner.is_none())) as u32;
-        checked_shipless +=
+        c.shipless_team_member +=
             (0..p.seats() as Seat).any(|s| !p.is_eliminated(s) && !p.has_ship(s)) as u32;
+        c.eliminated_seat += (0..p.seats() as Seat).any(|s| p.is_eliminated(s)) as u32;
+        p.legal_moves(&mut moves);
+        c.recolouring_drop_at_root += moves
+            .iter()
+            .any(|m| matches!(m, Move::Drop { hand, colour, .. } if hand != colour))
+            as u32;
+        c.dock_at_root += moves.iter().any(|m| matches!(m, Move::Dock { .. })) as u32;
+        c.ship_capture_at_root += moves.iter().any(|m| {
+            matches!(m, Move::Step { to, .. } if p.piece_at(*to).is_some_and(|q| q.kind == Kind::Mothership))
+        }) as u32;
+        c.forced_pass_at_root += (moves == [Move::Pass]) as u32;
         compare(p, 2, &format!("random position {i}"));
         compare_children(p, &format!("random position {i}"));
     }
-    assert!(
-        checked_inactive > 0 && checked_shipless > 0,
-        "{checked_inactive} {checked_shipless}"
-    );
+    eprintln!("checked positions contain {c:?}");
+    assert!(c.inactive_pieces > 0, "{c:?}");
+    assert!(c.shipless_team_member > 0, "{c:?}");
+    assert!(c.eliminated_seat > 0, "{c:?}");
+    assert!(c.recolouring_drop_at_root > 0, "{c:?}");
+    assert!(c.dock_at_root > 0, "{c:?}");
+    assert!(c.ship_capture_at_root > 0, "{c:?}");
+    assert!(c.forced_pass_at_root > 0, "{c:?}");
 }
