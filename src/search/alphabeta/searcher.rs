@@ -16,6 +16,8 @@ use super::transposition::{from_tt, to_tt, Bound, TranspositionTable};
 pub const MAX_DEPTH: u32 = 100;
 /// Half-width of the first aspiration window, in centipawns.
 const ASPIRATION: Score = 30;
+/// Quiescence skips a capture when even winning the victim plus this margin stays below alpha.
+const DELTA_MARGIN: Score = 200;
 
 /// Switches for the pruning and ordering techniques (all on by default); turning them off gives a
 /// plainer search for testing and comparison.
@@ -154,7 +156,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
             let tt_move = self.t.tt.probe(pos.key()).and_then(|e| e.mv);
             let mut picker = std::mem::take(&mut self.t.pickers[0]);
             picker.legal(pos, tt_move, [None; 2], &self.t.history, self.root_side);
-            while let Some((mv, _)) = picker.next() {
+            while let Some((mv, _)) = picker.next(pos, &self.t.history) {
                 root_moves.push(mv);
             }
             self.t.pickers[0] = picker;
@@ -400,16 +402,12 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
 
         let side = (self.root_side + ply) % 2;
         let mut picker = std::mem::take(&mut self.t.pickers[ply]);
-        picker.legal(pos, tt_move, self.t.killers.get(ply), &self.t.history, side);
-        if picker.is_empty() {
-            self.t.pickers[ply] = picker;
-            return mate_from_root(pos.no_moves_score(), ply);
-        }
+        picker.staged(tt_move, self.t.killers.get(ply), side);
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut searched = 0;
-        while let Some((mv, order)) = picker.next() {
+        while let Some((mv, order)) = picker.next(pos, &self.t.history) {
             let quiet = pos.is_quiet(mv);
             pos.make(mv);
             let gives_check = pos.in_check();
@@ -425,7 +423,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                     && quiet
                     && !in_check
                     && !gives_check
-                    && MovePicker::<M>::is_quiet_score(order)
+                    && MovePicker::<M>::is_late_quiet_score(order)
                 {
                     r = 1 + (searched >= 8) as i32 + (depth >= 8) as i32 - pv_node as i32;
                     r = r.clamp(0, new_depth - 1);
@@ -454,7 +452,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                         if quiet {
                             self.t.killers.add(ply, mv);
                             let b = bonus(depth);
-                            for &other in picker.picked() {
+                            for &other in picker.yielded() {
                                 if other != mv && pos.is_quiet(other) {
                                     self.t.history.update(side, pos.history_index(other), -b);
                                 }
@@ -467,6 +465,9 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
             }
         }
         self.t.pickers[ply] = picker;
+        if searched == 0 {
+            return mate_from_root(pos.no_moves_score(), ply);
+        }
         if self.opts.use_tt {
             let bound = if best >= beta {
                 Bound::Lower
@@ -501,6 +502,19 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
         if ply >= MAX_PLY {
             return pos.evaluate();
         }
+        let key = pos.key();
+        if self.opts.use_tt {
+            if let Some(e) = self.t.tt.probe(key) {
+                let s = from_tt(e.score, ply);
+                match e.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+        let original_alpha = alpha;
         let in_check = pos.in_check();
         let mut picker = std::mem::take(&mut self.t.pickers[ply]);
         let mut best;
@@ -521,7 +535,14 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
             alpha = alpha.max(best);
             picker.noisy(pos);
         }
-        while let Some((mv, _)) = picker.next() {
+        let stand_pat = best;
+        let mut best_move = None;
+        while let Some((mv, _)) = picker.next(pos, &self.t.history) {
+            // Delta pruning: a capture that cannot lift the score near alpha is not tried.
+            let victim = pos.victim_value(mv);
+            if !in_check && victim > 0 && stand_pat + victim + DELTA_MARGIN <= alpha {
+                continue;
+            }
             pos.make(mv);
             let score = -self.qsearch(pos, ply + 1, -beta, -alpha);
             pos.unmake();
@@ -533,6 +554,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(mv);
                     self.update_pv(ply, mv);
                     if score >= beta {
                         break;
@@ -541,6 +563,16 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
             }
         }
         self.t.pickers[ply] = picker;
+        if self.opts.use_tt {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha && best_move.is_some() {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.t.tt.store(key, best_move, to_tt(best, ply), 0, bound);
+        }
         best
     }
 }
