@@ -16,6 +16,10 @@ use super::transposition::{from_tt, to_tt, Bound, TranspositionTable};
 pub const MAX_DEPTH: u32 = 100;
 /// Half-width of the first aspiration window, in centipawns.
 const ASPIRATION: Score = 30;
+/// Reverse futility margin per ply of depth.
+const RFP_MARGIN: Score = 120;
+/// Futility margin per ply of depth.
+const FUTILITY_MARGIN: Score = 150;
 /// Quiescence skips a capture when even winning the victim plus this margin stays below alpha.
 const DELTA_MARGIN: Score = 200;
 
@@ -31,6 +35,8 @@ pub struct SearchOptions {
     pub lmr: bool,
     /// Aspiration windows around the previous iteration's score.
     pub aspiration: bool,
+    /// Reverse futility, futility and late-move pruning near the horizon.
+    pub pruning: bool,
 }
 
 impl Default for SearchOptions {
@@ -40,6 +46,7 @@ impl Default for SearchOptions {
             null_move: true,
             lmr: true,
             aspiration: true,
+            pruning: true,
         }
     }
 }
@@ -380,13 +387,30 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
         }
         let tt_move = entry.and_then(|e| e.mv);
 
+        // Static evaluation, for the pruning decisions of non-PV nodes out of check.
+        let prunable = !pv_node && !in_check && beta.abs() < MATE_BOUND && alpha.abs() < MATE_BOUND;
+        let eval = if prunable { pos.evaluate() } else { 0 };
+        // Reverse futility: far enough above beta near the horizon, the node fails high.
+        if self.opts.pruning && prunable && depth <= 3 && eval - RFP_MARGIN * depth >= beta {
+            return eval;
+        }
+        // Futility: too far below alpha near the horizon for a quiet move to help.
+        let futile = self.opts.pruning
+            && prunable
+            && depth <= 2
+            && eval + FUTILITY_MARGIN * depth + FUTILITY_MARGIN / 2 <= alpha;
+        // Late-move pruning: near the horizon only the first quiet moves are tried.
+        let late_limit = if self.opts.pruning && prunable && depth <= 3 {
+            4 + 3 * (depth * depth) as usize
+        } else {
+            usize::MAX
+        };
+
         if self.opts.null_move
             && null_ok
-            && !pv_node
-            && !in_check
+            && prunable
             && depth >= 3
-            && beta.abs() < MATE_BOUND
-            && pos.evaluate() >= beta
+            && eval >= beta
             && pos.make_null()
         {
             let r = 2 + depth / 4;
@@ -407,10 +431,17 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut searched = 0;
+        let mut pruned = false;
         while let Some((mv, order)) = picker.next(pos, &self.t.history) {
             let quiet = pos.is_quiet(mv);
+            let late = MovePicker::<M>::is_late_quiet_score(order);
             pos.make(mv);
             let gives_check = pos.in_check();
+            if searched > 0 && quiet && late && !gives_check && (futile || searched >= late_limit) {
+                pos.unmake();
+                pruned = true;
+                continue;
+            }
             let new_depth = depth - 1;
             let mut score;
             if searched == 0 {
@@ -423,7 +454,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                     && quiet
                     && !in_check
                     && !gives_check
-                    && MovePicker::<M>::is_late_quiet_score(order)
+                    && late
                 {
                     r = 1 + (searched >= 8) as i32 + (depth >= 8) as i32 - pv_node as i32;
                     r = r.clamp(0, new_depth - 1);
@@ -467,6 +498,10 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
         self.t.pickers[ply] = picker;
         if searched == 0 {
             return mate_from_root(pos.no_moves_score(), ply);
+        }
+        // Pruned moves are assumed to fail low: the node's upper bound is alpha, not lower.
+        if pruned && best < original_alpha {
+            best = original_alpha;
         }
         if self.opts.use_tt {
             let bound = if best >= beta {
@@ -539,9 +574,13 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
         let mut best_move = None;
         while let Some((mv, _)) = picker.next(pos, &self.t.history) {
             // Delta pruning: a capture that cannot lift the score near alpha is not tried.
-            let victim = pos.victim_value(mv);
-            if !in_check && victim > 0 && stand_pat + victim + DELTA_MARGIN <= alpha {
-                continue;
+            // Captures that lose material by static exchange are not tried either.
+            if !in_check {
+                let victim = pos.victim_value(mv);
+                if (victim > 0 && stand_pat + victim + DELTA_MARGIN <= alpha) || !pos.see_ge(mv, 0)
+                {
+                    continue;
+                }
             }
             pos.make(mv);
             let score = -self.qsearch(pos, ply + 1, -beta, -alpha);
