@@ -26,6 +26,8 @@ pub(super) struct Minimax<'a, G: MultiSided> {
     root_team: usize,
     rewards: Vec<f32>,
     brs: bool,
+    /// Plies of capture-only search beyond the horizon (0: none).
+    quiescence: u32,
 }
 
 struct RootResult {
@@ -38,6 +40,7 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
     pub fn new(
         root: &G,
         brs: bool,
+        quiescence: u32,
         order: &'a mut Ordering<G::Move>,
         pv: &'a mut [Vec<G::Move>],
         control: Control<'a>,
@@ -53,6 +56,7 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
             root_team: root.team(root_seat),
             rewards: vec![0.0; root.seats()],
             brs,
+            quiescence,
         }
     }
 
@@ -214,6 +218,66 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
             .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
+    /// The value at the horizon of a node already entered: the evaluation, or with `plies` left a
+    /// paranoid quiescence search — the seat to move may stand pat or capture, the root team
+    /// maximising and everyone else minimising.
+    fn horizon(
+        &mut self,
+        pos: &mut G,
+        ply: usize,
+        mut alpha: Score,
+        mut beta: Score,
+        plies: u32,
+    ) -> Score {
+        let stand = self.leaf(pos);
+        if plies == 0 || ply >= MAX_PLY {
+            return stand;
+        }
+        let max_node = self.ours(pos);
+        if max_node {
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+        } else {
+            if stand <= alpha {
+                return stand;
+            }
+            beta = beta.min(stand);
+        }
+        let mut best = stand;
+        let n = self.order.generate_noisy(pos, ply);
+        for i in 0..n {
+            let mv = self.order.pick(ply, i);
+            pos.make(mv);
+            let s = match self.enter(pos, ply + 1) {
+                Err(s) => s,
+                Ok(()) => self.horizon(pos, ply + 1, alpha, beta, plies - 1),
+            };
+            pos.unmake();
+            if self.control.stopped() {
+                return 0;
+            }
+            if max_node && s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    self.update_pv(ply, mv);
+                }
+            } else if !max_node && s < best {
+                best = s;
+                if s < beta {
+                    beta = s;
+                    self.update_pv(ply, mv);
+                }
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
     fn paranoid(
         &mut self,
         pos: &mut G,
@@ -225,7 +289,10 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
         if let Err(s) = self.enter(pos, ply) {
             return s;
         }
-        if depth <= 0 || ply >= MAX_PLY {
+        if depth <= 0 {
+            return self.horizon(pos, ply, alpha, beta, self.quiescence);
+        }
+        if ply >= MAX_PLY {
             return self.leaf(pos);
         }
         let n = self.order.generate(pos, ply);
@@ -282,7 +349,7 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
         }
         if self.ours(pos) {
             if depth <= 0 {
-                return self.leaf(pos);
+                return self.horizon(pos, ply, alpha, beta, self.quiescence);
             }
             let n = self.order.generate(pos, ply);
             if n == 0 {
@@ -324,7 +391,7 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
             return s;
         }
         if depth <= 0 {
-            return self.leaf(pos);
+            return self.horizon(pos, ply, alpha, beta, self.quiescence);
         }
         let n = self.order.generate(pos, ply);
         if n == 0 {

@@ -78,6 +78,8 @@ pub struct MultiOptions {
     pub greedy_playouts: f32,
     /// Centipawns per unit of the softmax turning evaluations into rewards.
     pub temperature: Score,
+    /// Plies of capture-only (quiescence) search at the horizon of BRS+ and paranoid (0: none).
+    pub quiescence: u32,
     /// Largest MCTS tree, in nodes (memory bound); beyond it playouts go on without expansion.
     pub max_tree_nodes: usize,
 }
@@ -90,6 +92,7 @@ impl Default for MultiOptions {
             playout_depth: 16,
             greedy_playouts: 0.5,
             temperature: 200,
+            quiescence: 4,
             max_tree_nodes: 1 << 20,
         }
     }
@@ -154,7 +157,14 @@ impl<G: MultiSided> MultiSearcher<G> {
                 self.order.start(root);
                 let brs = algorithm == MultiAlgorithm::BrsPlus;
                 let mut pos = root.clone();
-                let mut m = Minimax::new(root, brs, &mut self.order, &mut self.pv, control);
+                let mut m = Minimax::new(
+                    root,
+                    brs,
+                    self.options.quiescence,
+                    &mut self.order,
+                    &mut self.pv,
+                    control,
+                );
                 m.iterate(&mut pos, limits, on_info)
             }
             MultiAlgorithm::Mcts => {

@@ -77,6 +77,18 @@ impl<M: Copy + Eq> Ordering<M> {
         self.moves[ply].len()
     }
 
+    /// Generates the captures of `pos` into the buffers of `ply`, most valuable victim first;
+    /// returns how many.
+    pub fn generate_noisy<G: MultiSided<Move = M>>(&mut self, pos: &G, ply: usize) -> usize {
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        pos.noisy_moves(&mut moves);
+        let scores = &mut self.scores[ply];
+        scores.clear();
+        scores.extend(moves.iter().map(|&mv| pos.victim_value(mv)));
+        self.moves[ply] = moves;
+        self.moves[ply].len()
+    }
+
     /// The `n`-th move of `ply` in order (selection sort step: call with n = 0, 1, 2, ...).
     pub fn pick(&mut self, ply: usize, n: usize) -> M {
         let (moves, scores) = (&mut self.moves[ply], &mut self.scores[ply]);
