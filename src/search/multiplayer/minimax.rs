@@ -14,10 +14,13 @@ use crate::search::report::nps;
 use crate::search::{Info, Limits, MultiSided, Outcome, Score, DRAW, INFINITY, MATE, MATE_BOUND};
 
 use super::ordering::Ordering;
+use crate::search::alphabeta::{Bound, TranspositionTable};
 
 /// One running BRS+ or paranoid search.
 pub(super) struct Minimax<'a, G: MultiSided> {
     pub order: &'a mut Ordering<G::Move>,
+    /// Best move per position from earlier iterations (move ordering only; scores unused).
+    pub tt: &'a mut TranspositionTable<G::Move>,
     pub pv: &'a mut [Vec<G::Move>],
     pub control: Control<'a>,
     pub nodes: u64,
@@ -42,12 +45,14 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
         brs: bool,
         quiescence: u32,
         order: &'a mut Ordering<G::Move>,
+        tt: &'a mut TranspositionTable<G::Move>,
         pv: &'a mut [Vec<G::Move>],
         control: Control<'a>,
     ) -> Self {
         let root_seat = root.to_move();
         Minimax {
             order,
+            tt,
             pv,
             control,
             nodes: 0,
@@ -77,6 +82,16 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
         (!alive).then_some(-MATE + ply)
     }
 
+    fn hash_move(&self, pos: &G) -> Option<G::Move> {
+        self.tt.probe(pos.key()).and_then(|e| e.mv)
+    }
+
+    fn remember(&mut self, pos: &G, mv: Option<G::Move>, depth: i32) {
+        if mv.is_some() {
+            self.tt.store(pos.key(), mv, 0, depth, Bound::Exact);
+        }
+    }
+
     fn ours(&self, pos: &G) -> bool {
         pos.team(pos.to_move()) == self.root_team
     }
@@ -96,7 +111,8 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
         limits: &Limits,
         on_info: &mut dyn FnMut(&Info<G::Move>),
     ) -> Outcome<G::Move> {
-        let n = self.order.generate(pos, 0);
+        let hash_move = self.hash_move(pos);
+        let n = self.order.generate(pos, 0, hash_move);
         let mut root_moves: Vec<G::Move> = (0..n).map(|i| self.order.pick(0, i)).collect();
         let Some(&first) = root_moves.first() else {
             let score = self
@@ -295,12 +311,13 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
         if ply >= MAX_PLY {
             return self.leaf(pos);
         }
-        let n = self.order.generate(pos, ply);
+        let n = self.order.generate(pos, ply, self.hash_move(pos));
         if n == 0 {
             return self.leaf(pos);
         }
         let max_node = self.ours(pos);
         let mut best = if max_node { -INFINITY } else { INFINITY };
+        let mut best_move = None;
         for i in 0..n {
             let mv = self.order.pick(ply, i);
             pos.make(mv);
@@ -308,6 +325,9 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
             pos.unmake();
             if self.control.stopped() {
                 return 0;
+            }
+            if (max_node && s > best) || (!max_node && s < best) {
+                best_move = Some(mv);
             }
             if max_node && s > best {
                 best = s;
@@ -327,6 +347,7 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
                 break;
             }
         }
+        self.remember(pos, best_move, depth);
         best
     }
 
@@ -351,11 +372,12 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
             if depth <= 0 {
                 return self.horizon(pos, ply, alpha, beta, self.quiescence);
             }
-            let n = self.order.generate(pos, ply);
+            let n = self.order.generate(pos, ply, self.hash_move(pos));
             if n == 0 {
                 return self.leaf(pos);
             }
             let mut best = -INFINITY;
+            let mut best_move = None;
             for i in 0..n {
                 let mv = self.order.pick(ply, i);
                 pos.make(mv);
@@ -366,6 +388,7 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
                 }
                 if s > best {
                     best = s;
+                    best_move = Some(mv);
                     if s > alpha {
                         alpha = s;
                         self.update_pv(ply, mv);
@@ -376,10 +399,11 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
                     break;
                 }
             }
+            self.remember(pos, best_move, depth);
             return best;
         }
         if replied {
-            let Some(mv) = self.order.best_ordered(pos, ply) else {
+            let Some(mv) = self.order.best_ordered(pos, ply, None) else {
                 return self.leaf(pos);
             };
             pos.make(mv);
@@ -393,11 +417,12 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
         if depth <= 0 {
             return self.horizon(pos, ply, alpha, beta, self.quiescence);
         }
-        let n = self.order.generate(pos, ply);
+        let n = self.order.generate(pos, ply, self.hash_move(pos));
         if n == 0 {
             return self.leaf(pos);
         }
         let mut best = INFINITY;
+        let mut best_move = None;
         for i in 0..n {
             let mv = self.order.pick(ply, i);
             pos.make(mv);
@@ -408,6 +433,7 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
             }
             if s < best {
                 best = s;
+                best_move = Some(mv);
                 if s < beta {
                     beta = s;
                     self.update_pv(ply, mv);
@@ -415,12 +441,16 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
             }
             if alpha >= beta {
                 self.order.cutoff(pos, ply, mv, depth);
+                self.remember(pos, best_move, depth);
                 return best;
             }
         }
+        self.remember(pos, best_move, depth);
         // Or a later opponent of this run replies, and this one plays its best-ordered move
-        // (the first one picked above).
-        let quiet = self.order.pick(ply, 0);
+        // (by move ordering alone, so that it does not depend on the hash table's contents).
+        let Some(quiet) = self.order.best_ordered(pos, ply, None) else {
+            return best;
+        };
         pos.make(quiet);
         if !self.ours(pos) {
             let s = self.best_reply(pos, depth, ply + 1, alpha, beta, false);

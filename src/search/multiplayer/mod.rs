@@ -12,7 +12,7 @@ mod tests;
 use std::sync::atomic::AtomicBool;
 
 use crate::search::alphabeta::history::MAX_PLY;
-use crate::search::alphabeta::Control;
+use crate::search::alphabeta::{Control, TranspositionTable};
 use crate::search::{Info, Limits, MultiSided, Outcome, Score};
 
 use minimax::Minimax;
@@ -101,6 +101,7 @@ impl Default for MultiOptions {
 /// The multi-player searcher; keeps move-ordering tables between searches.
 pub struct MultiSearcher<G: MultiSided> {
     order: Ordering<G::Move>,
+    tt: TranspositionTable<G::Move>,
     pv: Vec<Vec<G::Move>>,
     options: MultiOptions,
 }
@@ -112,10 +113,12 @@ impl<G: MultiSided> Default for MultiSearcher<G> {
 }
 
 impl<G: MultiSided> MultiSearcher<G> {
-    /// A searcher with the given knobs.
+    /// A searcher with the given knobs and a 16 MiB table of best moves (see
+    /// [`resize`](Self::resize)).
     pub fn new(options: MultiOptions) -> Self {
         MultiSearcher {
             order: Ordering::default(),
+            tt: TranspositionTable::new(16),
             pv: (0..=MAX_PLY + 1)
                 .map(|_| Vec::with_capacity(MAX_PLY + 1))
                 .collect(),
@@ -133,9 +136,15 @@ impl<G: MultiSided> MultiSearcher<G> {
         self.options = options;
     }
 
+    /// Resizes the table of best moves BRS+ and paranoid order by (its contents are lost).
+    pub fn resize(&mut self, hash_mib: usize) {
+        self.tt.resize(hash_mib);
+    }
+
     /// Forgets the move-ordering tables (a new game).
     pub fn clear(&mut self) {
         self.order.clear();
+        self.tt.clear();
     }
 
     /// Searches `root` for the seat to move with `algorithm` until a limit is reached or `stop` is
@@ -155,6 +164,7 @@ impl<G: MultiSided> MultiSearcher<G> {
         match algorithm {
             MultiAlgorithm::BrsPlus | MultiAlgorithm::Paranoid => {
                 self.order.start(root);
+                self.tt.new_search();
                 let brs = algorithm == MultiAlgorithm::BrsPlus;
                 let mut pos = root.clone();
                 let mut m = Minimax::new(
@@ -162,6 +172,7 @@ impl<G: MultiSided> MultiSearcher<G> {
                     brs,
                     self.options.quiescence,
                     &mut self.order,
+                    &mut self.tt,
                     &mut self.pv,
                     control,
                 );
