@@ -152,7 +152,7 @@ impl Searcher<'_> {
             if self.aborted {
                 break;
             }
-            if best.map_or(true, |(bs, _)| s[me] > bs[me]) {
+            if best.is_none_or(|(bs, _)| s[me] > bs[me]) {
                 best = Some((s, mv));
             }
         }
