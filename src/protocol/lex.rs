@@ -221,7 +221,9 @@ mod tests {
 
     #[test]
     fn move_shapes() {
-        for m in ["e2e4", "m18m19q", "P@e5", "a1", "j18k16", "Fw@n2", "Okw@n4", "0000"] {
+        for m in [
+            "e2e4", "m18m19q", "P@e5", "a1", "j18k16", "Fw@n2", "Okw@n4", "0000",
+        ] {
             assert!(looks_like_move(m), "{m}");
         }
         for m in ["quit", "foo", "12", "0001", "e", "@@", ""] {
