@@ -1,0 +1,119 @@
+//! The alpha-beta search interface ([`TwoSided`]) for Spider-Chess positions.
+
+use super::outcome::Baring;
+use super::position::{Move, Position};
+use super::variant::{cell_kind, EMPTY};
+use crate::search::{Score, TwoSided, DRAW, MATE};
+
+/// Value used for the king as an attacker in MVV/LVA ordering.
+const KING_ORDER_VALUE: Score = 10_000;
+
+impl TwoSided for Position {
+    type Move = Move;
+
+    fn key(&self) -> u64 {
+        self.hash
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        self.generate::<false>(out);
+    }
+
+    fn noisy_moves(&self, out: &mut Vec<Move>) {
+        self.generate::<true>(out);
+    }
+
+    fn make(&mut self, mv: Move) {
+        self.make_move(mv);
+    }
+
+    fn unmake(&mut self) {
+        self.unmake_move();
+    }
+
+    fn make_null(&mut self) -> bool {
+        if Position::in_check(self) {
+            return false;
+        }
+        self.make_null_move();
+        true
+    }
+
+    fn unmake_null(&mut self) {
+        self.unmake_move();
+    }
+
+    fn in_check(&self) -> bool {
+        Position::in_check(self)
+    }
+
+    fn no_moves_score(&self) -> Score {
+        use super::definition::StalemateRule;
+        if Position::in_check(self) {
+            return -MATE;
+        }
+        match self.variant.stalemate() {
+            StalemateRule::Loses => -MATE,
+            StalemateRule::Draw => DRAW,
+            StalemateRule::Wins => MATE,
+        }
+    }
+
+    fn rule_outcome(&self) -> Option<Score> {
+        match self.baring() {
+            Baring::BothBare => return Some(DRAW),
+            Baring::Win => return Some(MATE),
+            Baring::Loss => return Some(-MATE),
+            Baring::Pending | Baring::None => {}
+        }
+        if self.fifty_limit > 0 && self.halfmove >= self.fifty_limit {
+            return Some(DRAW);
+        }
+        if self.repetitions() >= 1 {
+            return Some(DRAW);
+        }
+        None
+    }
+
+    fn evaluate(&self) -> Score {
+        Position::evaluate(self)
+    }
+
+    fn victim_value(&self, mv: Move) -> Score {
+        let c = self.board[mv.to as usize];
+        let captured = if c == EMPTY {
+            0
+        } else {
+            self.variant.values[cell_kind(c) as usize]
+        };
+        let promo = match mv.promotion() {
+            Some(k) => {
+                self.variant.values[k as usize] - self.variant.values[self.variant.pawn as usize]
+            }
+            None => 0,
+        };
+        captured + promo
+    }
+
+    fn attacker_value(&self, mv: Move) -> Score {
+        let kind = cell_kind(self.board[mv.from as usize]);
+        if kind == self.variant.royal {
+            KING_ORDER_VALUE
+        } else {
+            self.variant.values[kind as usize]
+        }
+    }
+
+    fn history_index(&self, mv: Move) -> usize {
+        let kind = cell_kind(self.board[mv.from as usize]) as usize;
+        kind * self.variant.size + mv.to as usize
+    }
+
+    fn history_size(&self) -> usize {
+        super::variant::MAX_KINDS * self.variant.size
+    }
+
+    fn ply(&self) -> usize {
+        self.undo.len()
+    }
+}

@@ -1,0 +1,87 @@
+//! Perft: counts the leaves of the legal move tree (bulk-counted at the last ply), per root move
+//! (divide), with timing for the `perft` command.
+
+use super::position::{Move, Position};
+use std::time::{Duration, Instant};
+
+/// Number of legal move sequences of length `depth` (draw rules are not applied).
+pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    let mut buffers: Vec<Vec<Move>> = (0..depth.max(1)).map(|_| Vec::with_capacity(256)).collect();
+    perft_inner(pos, depth, &mut buffers)
+}
+
+fn perft_inner(pos: &mut Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let (moves, rest) = buffers.split_first_mut().unwrap();
+    pos.legal_moves_into(moves);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let mut total = 0;
+    for &mv in moves.iter() {
+        pos.make_move(mv);
+        total += perft_inner(pos, depth - 1, rest);
+        pos.unmake_move();
+    }
+    total
+}
+
+/// Perft per root move, in generation order: `(move, leaves below it)`.
+pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    let moves = pos.legal_moves();
+    moves
+        .into_iter()
+        .map(|mv| {
+            pos.make_move(mv);
+            let n = perft(pos, depth - 1);
+            pos.unmake_move();
+            (mv, n)
+        })
+        .collect()
+}
+
+/// A timed perft run: the divide lines, the total and the leaf rate.
+#[derive(Clone, Debug)]
+pub struct PerftReport {
+    /// Each root move in notation with its leaf count.
+    pub divide: Vec<(String, u64)>,
+    /// Total number of leaves.
+    pub nodes: u64,
+    /// Wall time of the run.
+    pub elapsed: Duration,
+}
+
+impl PerftReport {
+    /// Leaves per second.
+    pub fn nodes_per_second(&self) -> u64 {
+        let s = self.elapsed.as_secs_f64();
+        if s > 0.0 {
+            (self.nodes as f64 / s) as u64
+        } else {
+            0
+        }
+    }
+}
+
+/// Runs a divide at `depth` and measures it.
+pub fn perft_report(pos: &mut Position, depth: u32) -> PerftReport {
+    let start = Instant::now();
+    let lines = divide(pos, depth);
+    let elapsed = start.elapsed();
+    let divide: Vec<(String, u64)> = lines.iter().map(|&(m, n)| (pos.move_text(m), n)).collect();
+    let nodes = if depth == 0 {
+        1
+    } else {
+        lines.iter().map(|l| l.1).sum()
+    };
+    PerftReport {
+        divide,
+        nodes,
+        elapsed,
+    }
+}

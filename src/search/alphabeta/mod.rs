@@ -1,0 +1,16 @@
+//! Alpha-beta search for two-sided games ([`TwoSided`](crate::search::TwoSided)): iterative
+//! deepening PVS with a transposition table, quiescence, null move, check extension, LMR, killers
+//! and history, under a time manager. Entry point: [`Searcher`].
+
+pub mod history;
+pub mod movepicker;
+pub mod searcher;
+pub mod timeman;
+pub mod transposition;
+
+#[cfg(test)]
+mod tests;
+
+pub use searcher::{SearchOptions, Searcher, MAX_DEPTH};
+pub use timeman::{Budget, Control};
+pub use transposition::{Bound, TranspositionTable};

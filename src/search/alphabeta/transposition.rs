@@ -1,0 +1,233 @@
+//! The transposition table: a fixed-size hash of positions already searched, in buckets of
+//! [`BUCKET`] entries, each with a full key check, the depth and bound of its score, and the best
+//! move (stored as the game's own move type).
+
+use crate::search::{Score, MATE_BOUND};
+
+/// Entries per bucket; a position may sit in any entry of the bucket its key selects.
+pub const BUCKET: usize = 4;
+
+/// What a stored score says about the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value.
+    Exact,
+    /// The true value is at least the score (a beta cutoff).
+    Lower,
+    /// The true value is at most the score (no move raised alpha).
+    Upper,
+}
+
+/// One stored position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry<M> {
+    /// The full hash key, checked on probe.
+    pub key: u64,
+    /// Best (or refuting) move found, if any.
+    pub mv: Option<M>,
+    /// Score, mate scores counted from this position (see [`to_tt`]).
+    pub score: Score,
+    /// Depth the score was searched to.
+    pub depth: i16,
+    /// What kind of bound the score is.
+    pub bound: Bound,
+    /// Search generation that wrote the entry (older ones are replaced first).
+    pub generation: u8,
+}
+
+type Bucket<M> = [Option<Entry<M>>; BUCKET];
+
+/// Hash table of searched positions sized in MiB.
+pub struct TranspositionTable<M> {
+    buckets: Vec<Bucket<M>>,
+    generation: u8,
+}
+
+impl<M: Copy> TranspositionTable<M> {
+    /// A table using at most `mib` MiB (at least one bucket).
+    pub fn new(mib: usize) -> Self {
+        let mut tt = TranspositionTable {
+            buckets: Vec::new(),
+            generation: 0,
+        };
+        tt.resize(mib);
+        tt
+    }
+
+    /// Number of buckets that fit in `mib` MiB.
+    fn buckets_for(mib: usize) -> usize {
+        let bytes = mib.saturating_mul(1024 * 1024);
+        (bytes / std::mem::size_of::<Bucket<M>>()).max(1)
+    }
+
+    /// Reallocates for `mib` MiB; the contents are lost.
+    pub fn resize(&mut self, mib: usize) {
+        let n = Self::buckets_for(mib);
+        self.buckets = Vec::new();
+        self.buckets = vec![[None; BUCKET]; n];
+    }
+
+    /// Forgets every entry (a new game).
+    pub fn clear(&mut self) {
+        self.buckets.iter_mut().for_each(|b| *b = [None; BUCKET]);
+        self.generation = 0;
+    }
+
+    /// Marks the start of a new search so that older entries are replaced first.
+    pub fn new_search(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+    }
+
+    /// Number of entries the table holds.
+    pub fn capacity(&self) -> usize {
+        self.buckets.len() * BUCKET
+    }
+
+    #[inline]
+    fn index(&self, key: u64) -> usize {
+        // Multiply-shift maps the key evenly onto the buckets without a division.
+        ((key as u128 * self.buckets.len() as u128) >> 64) as usize
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry<M>> {
+        self.buckets[self.index(key)]
+            .iter()
+            .flatten()
+            .find(|e| e.key == key)
+            .copied()
+    }
+
+    /// Stores a result. The same position is overwritten (keeping its old move when the new result
+    /// has none); otherwise an empty entry, or the shallowest entry of an older search, is replaced.
+    pub fn store(&mut self, key: u64, mv: Option<M>, score: Score, depth: i32, bound: Bound) {
+        let generation = self.generation;
+        let i = self.index(key);
+        let bucket = &mut self.buckets[i];
+        let slot = match bucket.iter().position(|e| e.is_some_and(|e| e.key == key)) {
+            Some(same) => same,
+            None => match bucket.iter().position(Option::is_none) {
+                Some(empty) => empty,
+                None => {
+                    let worth = |e: &Option<Entry<M>>| {
+                        let e = e.as_ref().expect("full bucket");
+                        let age = generation.wrapping_sub(e.generation) as i32;
+                        e.depth as i32 - 4 * age
+                    };
+                    (0..BUCKET).min_by_key(|&j| worth(&bucket[j])).unwrap_or(0)
+                }
+            },
+        };
+        let old_mv = bucket[slot].and_then(|e| if e.key == key { e.mv } else { None });
+        bucket[slot] = Some(Entry {
+            key,
+            mv: mv.or(old_mv),
+            score,
+            depth: depth.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+            bound,
+            generation,
+        });
+    }
+
+    /// Fill in permille, sampled over the first thousand entries, counting this search's entries.
+    pub fn hashfull(&self) -> u32 {
+        let sample = self.buckets.iter().take(1000 / BUCKET).flatten();
+        let (mut seen, mut used) = (0u32, 0u32);
+        for e in sample {
+            seen += 1;
+            used += e.is_some_and(|e| e.generation == self.generation) as u32;
+        }
+        if seen == 0 {
+            0
+        } else {
+            used * 1000 / seen
+        }
+    }
+}
+
+/// A score as stored: mate scores counted from the stored position rather than from the root.
+#[inline]
+pub fn to_tt(score: Score, ply: usize) -> Score {
+    if score >= MATE_BOUND {
+        score + ply as Score
+    } else if score <= -MATE_BOUND {
+        score - ply as Score
+    } else {
+        score
+    }
+}
+
+/// A stored score brought back to the root's frame at `ply`.
+#[inline]
+pub fn from_tt(score: Score, ply: usize) -> Score {
+    crate::search::report::mate_from_root(score, ply)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::MATE;
+
+    #[test]
+    fn store_probe_and_key_check() {
+        let mut tt = TranspositionTable::<u16>::new(1);
+        assert!(tt.capacity() > 1000);
+        tt.store(42, Some(7), 15, 3, Bound::Exact);
+        let e = tt.probe(42).unwrap();
+        assert_eq!(
+            (e.mv, e.score, e.depth, e.bound),
+            (Some(7), 15, 3, Bound::Exact)
+        );
+        assert_eq!(tt.probe(43), None);
+        // A result without a move keeps the move already known for the position.
+        tt.store(42, None, -5, 4, Bound::Upper);
+        let e = tt.probe(42).unwrap();
+        assert_eq!((e.mv, e.score, e.bound), (Some(7), -5, Bound::Upper));
+        tt.clear();
+        assert_eq!(tt.probe(42), None);
+    }
+
+    #[test]
+    fn full_bucket_replaces_the_shallowest() {
+        let mut tt = TranspositionTable::<u16>::new(0);
+        assert_eq!(tt.capacity(), BUCKET);
+        for k in 0..BUCKET as u64 {
+            tt.store(k + 1, None, 0, 10 + k as i32, Bound::Lower);
+        }
+        tt.store(99, Some(1), 0, 1, Bound::Lower);
+        assert!(tt.probe(1).is_none(), "depth 10 was the shallowest");
+        assert!(tt.probe(2).is_some() && tt.probe(99).is_some());
+        tt.resize(2);
+        assert!(tt.capacity() > BUCKET && tt.probe(99).is_none());
+    }
+
+    #[test]
+    fn mate_scores_round_trip_through_the_table() {
+        for ply in [0, 1, 7, 40] {
+            for s in [MATE - 5, -MATE + 9, 300, -300] {
+                assert_eq!(from_tt(to_tt(s, ply), ply), s);
+            }
+        }
+        // Mate in 3 plies from the root found at ply 2 is mate in 1 ply from the stored position.
+        assert_eq!(to_tt(MATE - 3, 2), MATE - 1);
+    }
+
+    #[test]
+    fn hashfull_counts_this_search() {
+        let mut tt = TranspositionTable::<u16>::new(1);
+        assert_eq!(tt.hashfull(), 0);
+        for k in 0..200_000u64 {
+            tt.store(
+                k.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                None,
+                0,
+                1,
+                Bound::Exact,
+            );
+        }
+        assert!(tt.hashfull() > 500);
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0);
+    }
+}

@@ -1,0 +1,341 @@
+//! Monte-Carlo tree search with max^n backup: every node keeps the summed reward of each seat; a
+//! seat to move selects by UCT on its own reward; playouts are random (or capture-greedy), cut at
+//! a depth and scored by the game's result or by a softmax of each team's evaluation.
+
+use rand::Rng;
+use rand_chacha::rand_core::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::search::alphabeta::Control;
+use crate::search::report::nps;
+use crate::search::{Info, Limits, MultiSided, Outcome, Score, MATE_BOUND};
+
+use super::MultiOptions;
+
+const NONE: u32 = u32::MAX;
+
+/// How often (in iterations) the clock and the stop flag are read.
+const CHECK_EVERY: u64 = 16;
+
+#[derive(Clone, Debug)]
+struct Node<M> {
+    mv: Option<M>,
+    first_child: u32,
+    children: u32,
+    visits: u32,
+    /// The seat that played `mv` (whose reward UCT maximises when choosing this node).
+    mover: u8,
+    expanded: bool,
+}
+
+/// One MCTS run over a tree stored in an arena.
+pub(super) struct Mcts<'a, G: MultiSided> {
+    options: MultiOptions,
+    control: Control<'a>,
+    nodes: Vec<Node<G::Move>>,
+    /// Summed rewards, `seats` values per node.
+    rewards: Vec<f32>,
+    seats: usize,
+    rng: ChaCha8Rng,
+    moves: Vec<G::Move>,
+    path: Vec<u32>,
+    reward: Vec<f32>,
+    team_value: Vec<f64>,
+    scored: Vec<(Score, G::Move)>,
+    iterations: u64,
+    seldepth: usize,
+}
+
+impl<'a, G: MultiSided> Mcts<'a, G> {
+    /// A search of `root` with the given knobs.
+    pub fn new(root: &G, options: MultiOptions, control: Control<'a>) -> Self {
+        let seats = root.seats();
+        Mcts {
+            options,
+            control,
+            nodes: Vec::new(),
+            rewards: Vec::new(),
+            seats,
+            rng: ChaCha8Rng::seed_from_u64(options.seed),
+            moves: Vec::with_capacity(128),
+            path: Vec::with_capacity(64),
+            reward: vec![0.0; seats],
+            team_value: vec![0.0; seats],
+            scored: Vec::with_capacity(128),
+            iterations: 0,
+            seldepth: 0,
+        }
+    }
+
+    fn push_node(&mut self, mv: Option<G::Move>, mover: usize) -> u32 {
+        self.nodes.push(Node {
+            mv,
+            first_child: NONE,
+            children: 0,
+            visits: 0,
+            mover: mover as u8,
+            expanded: false,
+        });
+        self.rewards.extend(std::iter::repeat(0.0).take(self.seats));
+        (self.nodes.len() - 1) as u32
+    }
+
+    fn mean(&self, node: u32, seat: usize) -> f32 {
+        let n = &self.nodes[node as usize];
+        if n.visits == 0 {
+            0.0
+        } else {
+            self.rewards[node as usize * self.seats + seat] / n.visits as f32
+        }
+    }
+
+    /// Runs iterations until a limit, then returns the most visited root move.
+    pub fn run(
+        &mut self,
+        root: &G,
+        limits: &Limits,
+        on_info: &mut dyn FnMut(&Info<G::Move>),
+    ) -> Outcome<G::Move> {
+        let mut pos = root.clone();
+        let root_seat = pos.to_move();
+        pos.legal_moves(&mut self.moves);
+        let Some(&first) = self.moves.first() else {
+            let mut r = vec![0.0; self.seats];
+            let score = if pos.outcome(&mut r) {
+                to_score(r[root_seat])
+            } else {
+                pos.evaluate_for(root_seat)
+            };
+            return Outcome {
+                best: None,
+                ponder: None,
+                score,
+                depth: 0,
+                nodes: 0,
+            };
+        };
+        self.push_node(None, self.seats);
+        let max_iterations = limits.nodes.unwrap_or(u64::MAX);
+        let max_tree_depth = limits.depth.map_or(usize::MAX, |d| d.max(1) as usize);
+        let mut next_report = 256;
+        let single = self.moves.len() == 1 && self.control.is_timed();
+        while self.iterations < max_iterations {
+            if self.iterations % CHECK_EVERY == 0 && self.control.check_now() {
+                break;
+            }
+            self.iterate(&mut pos, max_tree_depth);
+            self.iterations += 1;
+            if self.iterations == next_report {
+                next_report *= 2;
+                on_info(&self.info(root_seat));
+            }
+            if single {
+                break;
+            }
+        }
+        let info = self.info(root_seat);
+        if self.iterations > 0 {
+            on_info(&info);
+        }
+        Outcome {
+            best: info.pv.first().copied().or(Some(first)),
+            ponder: info.pv.get(1).copied(),
+            score: info.score,
+            depth: info.depth,
+            nodes: self.iterations,
+        }
+    }
+
+    /// The most visited line from the root, and the root seat's expected reward along it.
+    fn info(&self, root_seat: usize) -> Info<G::Move> {
+        let mut pv = Vec::new();
+        let mut node = 0u32;
+        let mut score = 0;
+        loop {
+            let n = &self.nodes[node as usize];
+            if n.children == 0 {
+                break;
+            }
+            let best = (n.first_child..n.first_child + n.children)
+                .max_by_key(|&c| self.nodes[c as usize].visits)
+                .filter(|&c| self.nodes[c as usize].visits > 0);
+            let Some(best) = best else { break };
+            if node == 0 {
+                score = to_score(self.mean(best, root_seat));
+            }
+            pv.push(self.nodes[best as usize].mv.expect("children carry moves"));
+            node = best;
+        }
+        let time = self.control.elapsed();
+        Info {
+            depth: pv.len() as u32,
+            seldepth: self.seldepth as u32,
+            score,
+            nodes: self.iterations,
+            time,
+            nps: nps(self.iterations, time),
+            pv,
+            hashfull: 0,
+        }
+    }
+
+    fn iterate(&mut self, pos: &mut G, max_tree_depth: usize) {
+        let mut node = 0u32;
+        let mut made = 0usize;
+        self.path.clear();
+        self.path.push(0);
+        let mut finished = pos.outcome(&mut self.reward);
+        // Selection and expansion.
+        while !finished {
+            if !self.nodes[node as usize].expanded {
+                if made >= max_tree_depth || self.nodes.len() >= self.options.max_tree_nodes {
+                    break;
+                }
+                self.expand(pos, node);
+            }
+            let n = &self.nodes[node as usize];
+            if n.children == 0 {
+                break;
+            }
+            let child = self.select(node);
+            pos.make(self.nodes[child as usize].mv.expect("children carry moves"));
+            made += 1;
+            node = child;
+            self.path.push(node);
+            finished = pos.outcome(&mut self.reward);
+            if self.nodes[child as usize].visits == 0 {
+                break;
+            }
+        }
+        self.seldepth = self.seldepth.max(made);
+        // Playout.
+        if !finished {
+            let mut plies = 0;
+            loop {
+                if pos.outcome(&mut self.reward) {
+                    break;
+                }
+                if plies >= self.options.playout_depth {
+                    self.heuristic_reward(pos);
+                    break;
+                }
+                pos.legal_moves(&mut self.moves);
+                if self.moves.is_empty() {
+                    self.heuristic_reward(pos);
+                    break;
+                }
+                let mv = self.playout_move(pos);
+                pos.make(mv);
+                made += 1;
+                plies += 1;
+            }
+        }
+        for _ in 0..made {
+            pos.unmake();
+        }
+        // Backup: every node on the path adds the whole reward vector.
+        for &id in &self.path {
+            self.nodes[id as usize].visits += 1;
+            let base = id as usize * self.seats;
+            for (s, r) in self.reward.iter().enumerate() {
+                self.rewards[base + s] += r;
+            }
+        }
+    }
+
+    fn expand(&mut self, pos: &G, node: u32) {
+        pos.legal_moves(&mut self.moves);
+        // Captures first, so that they are tried before quiet moves.
+        let mut order = std::mem::take(&mut self.scored);
+        order.clear();
+        order.extend(self.moves.iter().map(|&m| (pos.victim_value(m), m)));
+        order.sort_by_key(|&(v, _)| std::cmp::Reverse(v));
+        let first = self.nodes.len() as u32;
+        let mover = pos.to_move();
+        for &(_, mv) in &order {
+            self.push_node(Some(mv), mover);
+        }
+        let children = order.len() as u32;
+        self.scored = order;
+        let n = &mut self.nodes[node as usize];
+        n.first_child = first;
+        n.children = children;
+        n.expanded = true;
+    }
+
+    fn select(&self, node: u32) -> u32 {
+        let n = &self.nodes[node as usize];
+        let ln = (n.visits.max(1) as f32).ln();
+        let mut best = n.first_child;
+        let mut best_value = f32::NEG_INFINITY;
+        for c in n.first_child..n.first_child + n.children {
+            let child = &self.nodes[c as usize];
+            if child.visits == 0 {
+                return c;
+            }
+            let value = self.mean(c, child.mover as usize)
+                + self.options.exploration * (ln / child.visits as f32).sqrt();
+            if value > best_value {
+                best_value = value;
+                best = c;
+            }
+        }
+        best
+    }
+
+    fn playout_move(&mut self, pos: &G) -> G::Move {
+        if self.rng.gen::<f32>() < self.options.greedy_playouts {
+            let best = self
+                .moves
+                .iter()
+                .copied()
+                .max_by_key(|&m| pos.victim_value(m))
+                .filter(|&m| pos.victim_value(m) > 0);
+            if let Some(m) = best {
+                return m;
+            }
+        }
+        self.moves[self.rng.gen_range(0..self.moves.len())]
+    }
+
+    /// Rewards from evaluations: a softmax over the active teams of their evaluations (at
+    /// `temperature` centipawns), each seat getting its team's share; inactive seats get 0.
+    fn heuristic_reward(&mut self, pos: &G) {
+        let t = self.options.temperature.max(1) as f64;
+        // Each team is represented by its lowest seat; `team_value[s]` is NaN for other seats.
+        let mut max = f64::NEG_INFINITY;
+        for s in 0..self.seats {
+            let team = pos.team(s);
+            let first = (0..s).all(|o| pos.team(o) != team);
+            let active = (s..self.seats).any(|o| pos.team(o) == team && pos.is_active(o));
+            self.team_value[s] = if first && active {
+                let v = pos.evaluate_for(s) as f64 / t;
+                max = max.max(v);
+                v
+            } else {
+                f64::NAN
+            };
+        }
+        let mut total = 0.0;
+        for v in self.team_value.iter_mut().filter(|v| !v.is_nan()) {
+            *v = (*v - max).exp();
+            total += *v;
+        }
+        for s in 0..self.seats {
+            let team = pos.team(s);
+            let rep = (0..=s).find(|&o| pos.team(o) == team).unwrap_or(s);
+            let v = self.team_value[rep];
+            self.reward[s] = if pos.is_active(s) && !v.is_nan() && total > 0.0 {
+                (v / total) as f32
+            } else {
+                0.0
+            };
+        }
+    }
+}
+
+/// An expected reward in 0..=1 as a centipawn-like score (logistic, 0.5 is 0).
+fn to_score(p: f32) -> Score {
+    let p = p.clamp(0.001, 0.999) as f64;
+    ((200.0 * (p / (1.0 - p)).ln()) as Score).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+}

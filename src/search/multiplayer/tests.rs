@@ -1,0 +1,301 @@
+//! The multi-player searches on toy games with known best moves.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::*;
+use crate::search::toys::{Take, TakeAway, Wander3};
+use crate::search::{Score, INFINITY, MATE};
+
+fn run<G: MultiSided>(pos: &G, algo: MultiAlgorithm, limits: &Limits) -> Outcome<G::Move> {
+    let stop = AtomicBool::new(false);
+    let mut s = MultiSearcher::default();
+    s.search(pos, algo, limits, &stop, &mut |_| {})
+}
+
+fn limits_for(algo: MultiAlgorithm) -> Limits {
+    match algo {
+        MultiAlgorithm::Mcts => Limits {
+            nodes: Some(4000),
+            ..Limits::default()
+        },
+        _ => Limits {
+            depth: Some(6),
+            ..Limits::default()
+        },
+    }
+}
+
+fn wander(seed: u64) -> Wander3 {
+    Wander3 {
+        hash: crate::search::toys::mix(seed),
+        to_move: 0,
+        stack: Vec::new(),
+    }
+}
+
+#[test]
+fn every_algorithm_takes_the_last_stones() {
+    for algo in MultiAlgorithm::ALL {
+        for pile in 1..=3 {
+            let out = run(&TakeAway::new(3, pile), algo, &limits_for(algo));
+            assert_eq!(out.best, Some(Take::Stones(pile)), "{algo:?} pile {pile}");
+            if algo != MultiAlgorithm::Mcts {
+                assert_eq!(out.score, MATE - 1, "{algo:?}");
+            } else {
+                assert!(out.score > 500, "{algo:?}: {}", out.score);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_algorithm_avoids_handing_over_the_win() {
+    // Taking 2 or 3 of 5 lets the next seat take the rest; taking 1 leaves 4, which nobody can
+    // take at once.
+    for algo in MultiAlgorithm::ALL {
+        let out = run(&TakeAway::new(3, 5), algo, &limits_for(algo));
+        assert_eq!(out.best, Some(Take::Stones(1)), "{algo:?}");
+    }
+}
+
+#[test]
+fn teams_play_for_the_teammate() {
+    // Seats 0 and 2 against 1 and 3: from 5, taking 1 leaves 4; seat 1 must leave 1..=3 and seat 2
+    // (a teammate) takes the rest. Taking 2 or 3 lets seat 1 win.
+    for algo in MultiAlgorithm::ALL {
+        let mut game = TakeAway::new(4, 5);
+        game.teams = vec![0, 1, 0, 1];
+        let out = run(&game, algo, &limits_for(algo));
+        assert_eq!(out.best, Some(Take::Stones(1)), "{algo:?}");
+        if algo != MultiAlgorithm::Mcts {
+            assert_eq!(out.score, MATE - 3, "{algo:?}: the team wins on ply 3");
+        }
+    }
+}
+
+#[test]
+fn a_forced_pass_is_returned() {
+    let mut game = TakeAway::new(3, 7);
+    game.frozen[0] = true;
+    for algo in MultiAlgorithm::ALL {
+        let out = run(&game, algo, &limits_for(algo));
+        assert_eq!(out.best, Some(Take::Pass), "{algo:?}");
+        let one = Limits {
+            nodes: Some(1),
+            ..Limits::default()
+        };
+        assert_eq!(run(&game, algo, &one).best, Some(Take::Pass), "{algo:?}");
+        let stop = AtomicBool::new(true);
+        let out =
+            MultiSearcher::default().search(&game, algo, &Limits::default(), &stop, &mut |_| {});
+        assert_eq!(out.best, Some(Take::Pass), "{algo:?}");
+    }
+}
+
+#[test]
+fn a_finished_game_has_no_move() {
+    let mut game = TakeAway::new(3, 1);
+    crate::search::MultiSided::make(&mut game, Take::Stones(1));
+    for algo in MultiAlgorithm::ALL {
+        let out = run(&game, algo, &limits_for(algo));
+        assert_eq!(out.best, None, "{algo:?}");
+        assert!(out.score < 0, "seat 1 lost: {}", out.score);
+    }
+}
+
+#[test]
+fn depth_and_node_limits_are_respected() {
+    let pos = wander(1);
+    for algo in [MultiAlgorithm::BrsPlus, MultiAlgorithm::Paranoid] {
+        let mut infos = Vec::new();
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        let out = MultiSearcher::default()
+            .search(&pos, algo, &limits, &stop, &mut |i| infos.push(i.clone()));
+        assert_eq!(out.depth, 4, "{algo:?}");
+        assert_eq!(
+            infos.iter().map(|i| i.depth).collect::<Vec<_>>(),
+            [1, 2, 3, 4]
+        );
+        assert_eq!(infos[3].pv.first().copied(), out.best);
+    }
+    for algo in MultiAlgorithm::ALL {
+        for nodes in [1u64, 7, 300, 5000] {
+            let limits = Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            };
+            let out = run(&pos, algo, &limits);
+            assert!(out.nodes <= nodes, "{algo:?}: {} > {nodes}", out.nodes);
+            assert!(out.best.is_some());
+        }
+    }
+    // The MCTS tree never grows deeper than `depth`.
+    let mut deepest = 0;
+    let limits = Limits {
+        depth: Some(2),
+        nodes: Some(3000),
+        ..Limits::default()
+    };
+    MultiSearcher::default().search(
+        &pos,
+        MultiAlgorithm::Mcts,
+        &limits,
+        &AtomicBool::new(false),
+        &mut |i| deepest = deepest.max(i.pv.len()),
+    );
+    assert!(deepest > 0 && deepest <= 2, "{deepest}");
+}
+
+#[test]
+fn stop_from_another_thread_ends_each_search() {
+    for algo in MultiAlgorithm::ALL {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let handle = std::thread::spawn(move || {
+            let limits = Limits {
+                infinite: true,
+                ..Limits::default()
+            };
+            let out =
+                MultiSearcher::default().search(&wander(2), algo, &limits, &flag, &mut |_| {});
+            (out, Instant::now())
+        });
+        std::thread::sleep(Duration::from_millis(100));
+        let stopped_at = Instant::now();
+        stop.store(true, Ordering::Relaxed);
+        let (out, returned_at) = handle.join().unwrap();
+        let lag = returned_at.duration_since(stopped_at);
+        assert!(lag < Duration::from_millis(500), "{algo:?} took {lag:?}");
+        assert!(out.best.is_some());
+    }
+}
+
+#[test]
+fn movetime_is_respected() {
+    for algo in MultiAlgorithm::ALL {
+        let limits = Limits {
+            movetime: Some(Duration::from_millis(50)),
+            ..Limits::default()
+        };
+        let t = Instant::now();
+        let out = run(&wander(3), algo, &limits);
+        assert!(
+            t.elapsed() < Duration::from_millis(400),
+            "{algo:?} {:?}",
+            t.elapsed()
+        );
+        assert!(out.best.is_some());
+    }
+}
+
+#[test]
+fn mcts_is_reproducible_from_its_seed() {
+    let limits = Limits {
+        nodes: Some(2000),
+        ..Limits::default()
+    };
+    let a = run(&wander(4), MultiAlgorithm::Mcts, &limits);
+    let b = run(&wander(4), MultiAlgorithm::Mcts, &limits);
+    assert_eq!(a, b);
+    assert_eq!(a.nodes, 2000);
+}
+
+/// Plain paranoid minimax without pruning, for the root seat of `pos`.
+fn reference_paranoid(pos: &mut Wander3, root: usize, depth: u32) -> Score {
+    if depth == 0 {
+        return pos.evaluate_for(root);
+    }
+    let max_node = pos.to_move == root;
+    let mut best = if max_node { -INFINITY } else { INFINITY };
+    for mv in 0..5 {
+        pos.make(mv);
+        let s = reference_paranoid(pos, root, depth - 1);
+        pos.unmake();
+        best = if max_node { best.max(s) } else { best.min(s) };
+    }
+    best
+}
+
+/// Plain BRS+ without pruning: in each run of opponent turns one opponent searches all moves, the
+/// others play their best-ordered move (in `Wander3`, move 0, the only capture).
+fn reference_brs(pos: &mut Wander3, root: usize, depth: u32, replied: bool) -> Score {
+    if pos.to_move == root {
+        if depth == 0 {
+            return pos.evaluate_for(root);
+        }
+        let mut best = -INFINITY;
+        for mv in 0..5 {
+            pos.make(mv);
+            best = best.max(reference_brs(pos, root, depth - 1, false));
+            pos.unmake();
+        }
+        return best;
+    }
+    if replied {
+        pos.make(0);
+        let s = reference_brs(pos, root, depth, true);
+        pos.unmake();
+        return s;
+    }
+    if depth == 0 {
+        return pos.evaluate_for(root);
+    }
+    let mut best = INFINITY;
+    for mv in 0..5 {
+        pos.make(mv);
+        best = best.min(reference_brs(pos, root, depth - 1, true));
+        pos.unmake();
+    }
+    pos.make(0);
+    if pos.to_move != root {
+        best = best.min(reference_brs(pos, root, depth, false));
+    }
+    pos.unmake();
+    best
+}
+
+#[test]
+fn pruned_searches_match_plain_minimax() {
+    for seed in 0..5 {
+        let mut pos = wander(seed);
+        for depth in 1..=4 {
+            let limits = Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            };
+            let paranoid = run(&pos, MultiAlgorithm::Paranoid, &limits);
+            assert_eq!(
+                paranoid.score,
+                reference_paranoid(&mut pos, 0, depth),
+                "seed {seed} d{depth}"
+            );
+            let brs = run(&pos, MultiAlgorithm::BrsPlus, &limits);
+            assert_eq!(
+                brs.score,
+                reference_brs(&mut pos, 0, depth, false),
+                "seed {seed} d{depth}"
+            );
+        }
+    }
+}
+
+#[test]
+fn algorithm_names_parse() {
+    for algo in MultiAlgorithm::ALL {
+        assert_eq!(algo.name().parse::<MultiAlgorithm>(), Ok(algo));
+    }
+    assert_eq!(
+        " BRS ".parse::<MultiAlgorithm>(),
+        Ok(MultiAlgorithm::BrsPlus)
+    );
+    assert!("maxn"
+        .parse::<MultiAlgorithm>()
+        .unwrap_err()
+        .contains("maxn"));
+}
