@@ -11,7 +11,7 @@ use std::sync::Arc;
 use common::bad_input::{check, load_default, Dialect};
 use common::engine_io::EngineIo;
 use orrery::games::spider::{divide, Color, Move, Position, Variant};
-use orrery::protocol::{EngineGame, GameOutcome, ReportScore, SearchReport};
+use orrery::protocol::{EngineGame, GameOutcome, SearchReport};
 use orrery::search::{Limits, Searcher};
 
 struct Spider {
@@ -112,14 +112,7 @@ impl EngineGame for Spider {
         report: &mut dyn FnMut(SearchReport),
     ) -> Option<Move> {
         let outcome = self.searcher.search(pos, limits, stop, &mut |info| {
-            report(SearchReport {
-                depth: info.depth,
-                seldepth: info.seldepth,
-                score: ReportScore::from_search(info.score),
-                nodes: info.nodes,
-                time: info.time,
-                pv: pv_strings(pos, &info.pv),
-            })
+            report(SearchReport::from_info(info, pv_strings(pos, &info.pv)))
         });
         outcome.best
     }
