@@ -162,3 +162,23 @@ fn short_games_in_both_dialects() {
     io.send("ping 3");
     io.until_line("pong 3");
 }
+
+#[test]
+fn stop_answers_quickly_with_the_real_search() {
+    let mut io = EngineIo::in_process(Spider::new());
+    io.send("uci");
+    io.until_line("uciok");
+    io.send("position startpos moves m2m5");
+    let mut worst = std::time::Duration::ZERO;
+    for _ in 0..3 {
+        io.send("go infinite");
+        std::thread::sleep(std::time::Duration::from_millis(150));
+        let t = std::time::Instant::now();
+        io.send("stop");
+        let got = io.until("bestmove", |l| l.starts_with("bestmove "));
+        worst = worst.max(t.elapsed());
+        assert_ne!(got.last().unwrap(), "bestmove 0000");
+    }
+    eprintln!("spider: worst stop -> bestmove latency {worst:?}");
+    assert!(worst < std::time::Duration::from_millis(500), "{worst:?}");
+}
