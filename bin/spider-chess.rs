@@ -1,5 +1,101 @@
-//! The `spider-chess` binary (being built; see the open issues).
-fn main() {
-    eprintln!("spider-chess: not built yet");
-    std::process::exit(2);
+//! `spider-chess`: the Spider-Chess engine. With no command it speaks the protocol on
+//! stdin/stdout (first line `uci` or `xboard`); `bench` and `perft` measure it.
+
+use std::sync::Arc;
+
+use anyhow::{bail, Context, Result};
+use orrery::engines::spider::{bench, SpiderEngine, BENCH_DEPTH};
+use orrery::games::spider::{perft_report, Position, Variant};
+use orrery::protocol::{run_stdio, DEFAULT_HASH_MIB};
+
+const USAGE: &str = "\
+usage: spider-chess [--variant FILE]... [COMMAND]
+
+  (no command)          speak the engine protocol on stdin/stdout (first line: uci or xboard)
+  bench [DEPTH]         search the fixed bench positions; prints the node signature and nps
+  perft DEPTH [FEN]     count legal move paths, per root move, with leaf nodes per second
+  --variant FILE        also offer the Interactive Diagram variant defined in FILE
+                        (its name is the file name without extension)
+  -h, --help            this text
+
+Diagnostics go to stderr; set RUST_LOG=debug to see them.";
+
+fn main() -> Result<()> {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let mut extra = Vec::new();
+    while let Some(i) = args.iter().position(|a| a == "--variant") {
+        let path = args
+            .get(i + 1)
+            .context("--variant needs a file name")?
+            .clone();
+        args.drain(i..i + 2);
+        extra.push(load_variant(&path)?);
+    }
+    match args.first().map(String::as_str) {
+        None => {
+            run_stdio(SpiderEngine::new(extra, DEFAULT_HASH_MIB));
+            Ok(())
+        }
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        Some("bench") => {
+            let depth = match args.get(1) {
+                Some(d) => d.parse().context("bench depth must be a number")?,
+                None => BENCH_DEPTH,
+            };
+            let report = bench(depth);
+            println!(
+                "positions {} depth {depth}\nNodes searched: {}\nTime: {} ms\nNodes/second: {}",
+                report.positions,
+                report.nodes,
+                report.time.as_millis(),
+                report.nps()
+            );
+            Ok(())
+        }
+        Some("perft") => {
+            let depth: u32 = args
+                .get(1)
+                .context("perft needs a depth")?
+                .parse()
+                .context("perft depth must be a number")?;
+            let variant = extra.first().cloned().unwrap_or_else(Variant::spider_chess);
+            let mut pos = match args.len() {
+                0..=2 => Position::startpos(&variant),
+                _ => Position::from_fen(&variant, &args[2..].join(" "))
+                    .map_err(|e| anyhow::anyhow!("bad FEN: {e}"))?,
+            };
+            let report = perft_report(&mut pos, depth);
+            for (mv, n) in &report.divide {
+                println!("{mv}: {n}");
+            }
+            println!(
+                "\nNodes searched: {}\nTime: {} ms\nLeaf nodes/second: {}",
+                report.nodes,
+                report.elapsed.as_millis(),
+                report.nodes_per_second()
+            );
+            Ok(())
+        }
+        Some(other) => bail!("unknown command '{other}'\n{USAGE}"),
+    }
+}
+
+/// Loads an Interactive Diagram definition file as an extra variant named after the file.
+fn load_variant(path: &str) -> Result<Arc<Variant>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
+    let name = std::path::Path::new(path)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("custom")
+        .to_string();
+    let variant = Variant::from_definition(&text)
+        .map_err(|e| anyhow::anyhow!("{path}: {e}"))?
+        .with_name(&name);
+    Ok(Arc::new(variant))
 }

@@ -5,6 +5,7 @@
 //! searches over small traits, [`protocol`] the wire dialects and the engine loop, [`referee`] the
 //! match runner.
 
+pub mod engines;
 pub mod games;
 pub mod protocol;
 pub mod referee;

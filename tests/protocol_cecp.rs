@@ -308,3 +308,15 @@ fn perft_and_options() {
     );
     assert_eq!(x.log.lock().unwrap().hash_mib, Some(32));
 }
+
+#[test]
+fn end_of_input_while_thinking_prints_the_move_then_exits() {
+    let mut x = Xb::start();
+    x.send("new");
+    x.send("variant trio");
+    x.send("st 0.2");
+    x.send("go");
+    x.io.close_input();
+    x.engine_move();
+    assert!(x.io.ended_within(Duration::from_secs(2)));
+}

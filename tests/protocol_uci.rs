@@ -287,3 +287,30 @@ fn errors_change_nothing() {
         "{got:?}"
     );
 }
+
+#[test]
+fn a_panicking_search_is_answered_and_the_engine_goes_on() {
+    let (mut io, _) = started();
+    io.send("setoption name Panic In Search value true");
+    io.send("go depth 2");
+    let (_, mv) = bestmove(&mut io);
+    assert_eq!(mv, "0000");
+    io.send("setoption name Panic In Search value false");
+    io.send("go depth 2");
+    let (_, mv) = bestmove(&mut io);
+    assert_ne!(mv, "0000");
+}
+
+#[test]
+fn setoption_during_a_search_stops_it_first() {
+    let (mut io, log) = started();
+    io.send("go infinite");
+    io.send("setoption name Hash value 8");
+    let got = sync(&mut io);
+    assert_eq!(
+        got.iter().filter(|l| l.starts_with("bestmove")).count(),
+        1,
+        "{got:?}"
+    );
+    assert_eq!(log.lock().unwrap().hash_mib, Some(8));
+}

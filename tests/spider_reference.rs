@@ -280,7 +280,7 @@ fn legal(b: &Board) -> Vec<(String, Board)> {
             }
             for (tx, ty) in targets(b, x, y) {
                 let last = if white { RANKS - 1 } else { 0 };
-                let promos: Vec<Option<char>> = if p.to_ascii_uppercase() == 'P' && ty == last {
+                let promos: Vec<Option<char>> = if p.eq_ignore_ascii_case(&'P') && ty == last {
                     "RQACZ".chars().map(Some).collect()
                 } else {
                     vec![None]
@@ -390,8 +390,8 @@ fn fen_of(pieces: &[(&str, char)], white_to_move: bool) -> String {
     let mut s = String::new();
     for y in (0..RANKS as usize).rev() {
         let mut run = 0;
-        for x in 0..FILES as usize {
-            match cells[y][x] {
+        for &cell in &cells[y] {
+            match cell {
                 '.' => run += 1,
                 c => {
                     if run > 0 {

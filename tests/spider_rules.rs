@@ -400,3 +400,92 @@ fn search_interface_is_consistent() {
     let s = Position::startpos(&v);
     assert!(s.evaluate() > 0 && s.evaluate() < 50);
 }
+
+#[test]
+fn a_32_by_32_board_works() {
+    let def = "files=32 ranks=32 royal=K promoZone=1 promoChoice=Q hole::::b2,E31 \
+        pawn:P:fW:pawn:c2 queen:Q:Q:queen:E1 king:K:K:king:a1";
+    let v = std::sync::Arc::new(Variant::from_definition(def).unwrap());
+    let mut p = Position::startpos(&v);
+    let fen = p.to_fen();
+    assert!(
+        fen.starts_with("k29q1/2p27*1/32/") && fen.contains("/1*P29/K29Q1 w"),
+        "{fen}"
+    );
+    assert_eq!(Position::from_fen(&v, &fen).unwrap().to_fen(), fen);
+    // King a1: a2 and b1 (b2 is a hole); pawn c2-c3; queen E1 on the 31st file stops before the hole E31.
+    let moves: Vec<String> = p.legal_moves().iter().map(|&m| p.move_text(m)).collect();
+    assert!(moves.contains(&"E1E30".to_string()), "{moves:?}");
+    assert!(!moves.contains(&"E1E31".to_string()) && !moves.contains(&"E1E32".to_string()));
+    assert!(moves.contains(&"a1b1".to_string()) && !moves.contains(&"a1b2".to_string()));
+    let mv = p.play("c2c3").unwrap();
+    assert_eq!(p.move_squares(mv), ((2, 1), (2, 2)));
+    assert!(perft(&mut p, 2) > 0);
+    let bad = def.replace("queen:E1", "queen:F1");
+    let err = Variant::from_definition(&bad).unwrap_err();
+    assert!(err.reason.contains("check"), "{err}");
+}
+
+#[test]
+fn diagram_matches_the_rule_book() {
+    let text = Position::startpos(&Variant::spider_chess()).to_string();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "19  . . . . . . . # # # r q k q r # # # . . . . . . ."
+    );
+    assert_eq!(
+        lines[9],
+        "10  # . . . . . . . . . . . . . . . . . . . . . . . #"
+    );
+    assert_eq!(
+        lines[18],
+        " 1  . . . . . . . # # # R Q K Q R # # # . . . . . . ."
+    );
+    assert_eq!(
+        lines[19],
+        "    a b c d e f g h i j k l m n o p q r s t u v w x y"
+    );
+}
+
+/// Plain negamax over the search interface.
+fn negamax(p: &mut Position, depth: u32) -> i32 {
+    if let Some(s) = p.rule_outcome() {
+        return s;
+    }
+    let mut moves = Vec::new();
+    TwoSided::legal_moves(p, &mut moves);
+    if moves.is_empty() {
+        return p.no_moves_score();
+    }
+    if depth == 0 {
+        return TwoSided::evaluate(p);
+    }
+    let mut best = -MATE - 1;
+    for m in moves {
+        p.make(m);
+        best = best.max(-negamax(p, depth - 1));
+        p.unmake();
+    }
+    best
+}
+
+#[test]
+fn a_search_finds_the_win_by_stalemate_or_mate() {
+    // White to move: the black king on a19 is walled in; White wins by mate or by stalemate.
+    let mut p = walled(&[], 'w');
+    let mut moves = Vec::new();
+    TwoSided::legal_moves(&p, &mut moves);
+    let mut winning = 0;
+    for m in moves {
+        p.make(m);
+        let score = -negamax(&mut p, 0);
+        let ends = p.outcome();
+        p.unmake();
+        if score == MATE {
+            winning += 1;
+            assert_eq!(ends.unwrap().winner, Some(Color::White));
+        }
+    }
+    assert!(winning > 0);
+}

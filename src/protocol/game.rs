@@ -43,13 +43,9 @@ pub enum ReportScore {
 impl ReportScore {
     /// Converts a search score (see [`crate::search::MATE`]) into centipawns or moves to mate.
     pub fn from_search(score: crate::search::Score) -> Self {
-        use crate::search::{MATE, MATE_BOUND};
-        if score >= MATE_BOUND {
-            ReportScore::Mate((MATE - score + 1) / 2)
-        } else if score <= -MATE_BOUND {
-            ReportScore::Mate(-((MATE + score) / 2))
-        } else {
-            ReportScore::Cp(score)
+        match crate::search::UciScore(score).mate_in() {
+            Some(moves) => ReportScore::Mate(moves),
+            None => ReportScore::Cp(score),
         }
     }
 }
@@ -69,6 +65,21 @@ pub struct SearchReport {
     pub time: Duration,
     /// Principal variation in the game's move notation (see [`EngineGame::pv_text`]).
     pub pv: Vec<String>,
+}
+
+impl SearchReport {
+    /// A report from the shared searches' [`Info`](crate::search::Info), with the principal
+    /// variation already written as move texts (see [`EngineGame::pv_text`]).
+    pub fn from_info<M>(info: &crate::search::Info<M>, pv: Vec<String>) -> Self {
+        SearchReport {
+            depth: info.depth,
+            seldepth: info.seldepth,
+            score: ReportScore::from_search(info.score),
+            nodes: info.nodes,
+            time: info.time,
+            pv,
+        }
+    }
 }
 
 /// The value type and range of an engine option (UCI `option ... type ...`).
@@ -235,5 +246,40 @@ pub trait EngineGame: Send + 'static {
                 text
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::MATE;
+
+    #[test]
+    fn scores_convert_to_centipawns_or_moves_to_mate() {
+        assert_eq!(ReportScore::from_search(-35), ReportScore::Cp(-35));
+        assert_eq!(ReportScore::from_search(MATE - 1), ReportScore::Mate(1));
+        assert_eq!(ReportScore::from_search(MATE - 3), ReportScore::Mate(2));
+        assert_eq!(ReportScore::from_search(-(MATE - 2)), ReportScore::Mate(-1));
+    }
+
+    #[test]
+    fn option_values_are_checked() {
+        let spin = EngineOption {
+            name: "Hash".into(),
+            kind: OptionKind::Spin {
+                default: 16,
+                min: 1,
+                max: 64,
+            },
+        };
+        assert_eq!(spin.check_value("64"), Ok("64".into()));
+        assert!(spin.check_value("65").is_err());
+        assert!(spin.check_value("x").is_err());
+        let check = EngineOption {
+            name: "Ponder".into(),
+            kind: OptionKind::Check { default: false },
+        };
+        assert_eq!(check.check_value("TRUE"), Ok("true".into()));
+        assert!(check.check_value("yes please").is_err());
     }
 }

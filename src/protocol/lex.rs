@@ -149,7 +149,8 @@ pub(crate) fn minutes_or_min_sec(token: &str) -> Result<Duration, CommandError> 
 }
 
 /// Whether a word has the shape of a move in coordinate or drop notation (`e2e4`, `m18m19q`,
-/// `P@e5`, `a1`), so that a CECP bare move is told apart from an unknown command.
+/// `P@e5`, `Fw@n2`, `a1`) or is the pass `0000`, so that a CECP bare move is told apart from an
+/// unknown command.
 pub(crate) fn looks_like_move(token: &str) -> bool {
     fn shape(input: &str) -> IResult<&str, &str> {
         all_consuming(recognize(pair(
@@ -159,7 +160,8 @@ pub(crate) fn looks_like_move(token: &str) -> bool {
             }),
         )))(input)
     }
-    token.len() <= 24 && token.chars().any(|c| c.is_ascii_digit()) && shape(token).is_ok()
+    token == "0000"
+        || token.len() <= 24 && token.chars().any(|c| c.is_ascii_digit()) && shape(token).is_ok()
 }
 
 /// A token cut to a readable length for error messages.
@@ -219,10 +221,12 @@ mod tests {
 
     #[test]
     fn move_shapes() {
-        for m in ["e2e4", "m18m19q", "P@e5", "a1", "j18k16"] {
+        for m in [
+            "e2e4", "m18m19q", "P@e5", "a1", "j18k16", "Fw@n2", "Okw@n4", "0000",
+        ] {
             assert!(looks_like_move(m), "{m}");
         }
-        for m in ["quit", "foo", "12", "e", "@@", ""] {
+        for m in ["quit", "foo", "12", "0001", "e", "@@", ""] {
             assert!(!looks_like_move(m), "{m}");
         }
     }

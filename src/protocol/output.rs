@@ -21,23 +21,26 @@ impl Output {
 
     /// Writes one line (control characters echoed from the input become `?`) and flushes.
     pub(crate) fn line(&self, text: &str) {
-        let mut clean: String = text
-            .chars()
-            .map(|c| if c.is_control() { '?' } else { c })
-            .collect();
-        clean.push('\n');
+        self.write(&[text]);
+    }
+
+    /// Writes several lines in one go, so no search report lands in between.
+    pub(crate) fn lines(&self, texts: &[String]) {
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        self.write(&refs);
+    }
+
+    fn write(&self, texts: &[&str]) {
+        let mut clean = String::new();
+        for text in texts {
+            clean.extend(text.chars().map(|c| if c.is_control() { '?' } else { c }));
+            clean.push('\n');
+        }
         let mut sink = self.sink.lock().unwrap_or_else(|e| e.into_inner());
         if let Err(e) = sink.write_all(clean.as_bytes()).and_then(|_| sink.flush()) {
             if !self.broken.swap(true, Ordering::Relaxed) {
                 log::warn!("output closed: {e}");
             }
-        }
-    }
-
-    /// Writes several lines under one lock, so no search report lands in between.
-    pub(crate) fn lines(&self, texts: &[String]) {
-        for t in texts {
-            self.line(t);
         }
     }
 

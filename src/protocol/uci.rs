@@ -45,8 +45,8 @@ pub enum UciCommand {
         /// Moves played from there, unchecked text.
         moves: Vec<String>,
     },
-    /// `go ...`.
-    Go(GoParams),
+    /// `go ...` (boxed: the per-seat clocks make it large).
+    Go(Box<GoParams>),
     /// `stop`.
     Stop,
     /// `ponderhit` (pondering is not offered; answered with an error).
@@ -293,7 +293,7 @@ pub fn parse_uci(line: &str) -> Result<UciCommand, CommandError> {
         },
         "setoption" => parse_setoption(args),
         "position" => parse_position(args),
-        "go" => parse_go(args).map(UciCommand::Go),
+        "go" => parse_go(args).map(|g| UciCommand::Go(Box::new(g))),
         "" => Err(CommandError::new("empty command")),
         other => Err(CommandError::new(format!(
             "unknown command '{}'",

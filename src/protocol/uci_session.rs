@@ -109,7 +109,7 @@ impl<G: EngineGame> UciSession<G> {
         Ok(())
     }
 
-    fn go(&mut self, params: GoParams, core: &mut Core<G>) -> Result<(), CommandError> {
+    fn go(&mut self, params: Box<GoParams>, core: &mut Core<G>) -> Result<(), CommandError> {
         let game = idle(&mut core.game)?;
         if let Some(depth) = params.perft {
             let divide = game.perft_divide(&self.pos, depth);

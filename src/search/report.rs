@@ -54,6 +54,19 @@ pub(crate) fn nps(nodes: u64, time: Duration) -> u64 {
 pub struct UciScore(pub Score);
 
 impl UciScore {
+    /// Plies (not moves) to mate, positive when the side to move mates; `None` for a plain
+    /// score. Multi-seat protocols turn plies into rounds with their own seat count.
+    pub fn plies_to_mate(self) -> Option<i32> {
+        let s = self.0;
+        if s >= MATE_BOUND {
+            Some(MATE - s)
+        } else if s <= -MATE_BOUND {
+            Some(-(MATE + s))
+        } else {
+            None
+        }
+    }
+
     /// Moves (not plies) to mate, positive when the side to move mates; `None` for a plain score.
     pub fn mate_in(self) -> Option<i32> {
         let s = self.0;
@@ -103,6 +116,9 @@ mod tests {
         assert_eq!(UciScore(-MATE).to_string(), "mate 0");
         assert_eq!(UciScore(-(MATE - 2)).to_string(), "mate -1");
         assert_eq!(UciScore(-(MATE - 4)).to_string(), "mate -2");
+        assert_eq!(UciScore(MATE - 5).plies_to_mate(), Some(5));
+        assert_eq!(UciScore(-(MATE - 4)).plies_to_mate(), Some(-4));
+        assert_eq!(UciScore(250).plies_to_mate(), None);
     }
 
     #[test]

@@ -398,7 +398,7 @@ impl MultiSided for TakeAway {
     }
 }
 
-/// An endless multi-seat game with pseudo-random evaluations per seat.
+/// An endless multi-seat game with pseudo-random evaluations per seat; move 0 is a capture.
 #[derive(Clone, Debug)]
 pub struct Wander3 {
     pub hash: u64,
@@ -429,6 +429,7 @@ impl MultiSided for Wander3 {
     }
     fn noisy_moves(&self, out: &mut Vec<u8>) {
         out.clear();
+        out.push(0);
     }
     fn make(&mut self, mv: u8) {
         self.stack.push(self.hash);

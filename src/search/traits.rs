@@ -65,6 +65,20 @@ pub trait TwoSided: Clone + Send + 'static {
     /// Value of the piece that moves: the "LVA" in MVV/LVA.
     fn attacker_value(&self, mv: Self::Move) -> Score;
 
+    /// Static exchange estimate: whether playing `mv` (and the exchanges that follow on its target)
+    /// wins at least `threshold` centipawns. Quiescence search skips captures for which
+    /// `see_ge(mv, 0)` is false. The default is pessimistic — a capturing piece is assumed to be
+    /// recaptured (`victim - attacker >= threshold`; a non-capture gains nothing); a game with a
+    /// real exchange evaluator should override it.
+    fn see_ge(&self, mv: Self::Move, threshold: Score) -> bool {
+        let victim = self.victim_value(mv);
+        if victim == 0 {
+            threshold <= 0
+        } else {
+            victim - self.attacker_value(mv) >= threshold
+        }
+    }
+
     /// Whether a move is quiet (no capture, no promotion): quiet moves get killers and history.
     fn is_quiet(&self, mv: Self::Move) -> bool {
         self.victim_value(mv) == 0

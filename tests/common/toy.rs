@@ -95,6 +95,7 @@ pub struct Toy {
     /// Shared record of what the loop asked.
     pub log: Arc<Mutex<ToyLog>>,
     prefer_last: bool,
+    panic_in_search: bool,
 }
 
 impl Toy {
@@ -105,6 +106,7 @@ impl Toy {
             Toy {
                 log: Arc::clone(&log),
                 prefer_last: false,
+                panic_in_search: false,
             },
             log,
         )
@@ -152,7 +154,7 @@ impl Searcher<'_> {
             if self.aborted {
                 break;
             }
-            if best.map_or(true, |(bs, _)| s[me] > bs[me]) {
+            if best.is_none_or(|(bs, _)| s[me] > bs[me]) {
                 best = Some((s, mv));
             }
         }
@@ -298,19 +300,29 @@ impl EngineGame for Toy {
     }
 
     fn options(&self) -> Vec<EngineOption> {
-        vec![EngineOption {
-            name: "Tie Break".into(),
-            kind: OptionKind::Combo {
-                default: "first".into(),
-                choices: vec!["first".into(), "last".into()],
+        vec![
+            EngineOption {
+                name: "Tie Break".into(),
+                kind: OptionKind::Combo {
+                    default: "first".into(),
+                    choices: vec!["first".into(), "last".into()],
+                },
             },
-        }]
+            EngineOption {
+                name: "Panic In Search".into(),
+                kind: OptionKind::Check { default: false },
+            },
+        ]
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
         match name {
             "Tie Break" => {
                 self.prefer_last = value == "last";
+                Ok(())
+            }
+            "Panic In Search" => {
+                self.panic_in_search = value == "true";
                 Ok(())
             }
             _ => Err(format!("unknown option '{name}'")),
@@ -333,6 +345,7 @@ impl EngineGame for Toy {
         report: &mut dyn FnMut(SearchReport),
     ) -> Option<u8> {
         self.log.lock().unwrap().limits.push(limits.clone());
+        assert!(!self.panic_in_search, "toy search told to panic");
         let start = Instant::now();
         let budget = limits.movetime.or(limits.clock.map(|c| {
             let share = c.remaining / c.moves_to_go.unwrap_or(20).max(1) + c.increment / 2;

@@ -143,7 +143,7 @@ pub fn parse(text: &str) -> Result<Definition, DefinitionError> {
     let mut lines: Vec<&str> = Vec::new();
     for token in text.split_whitespace() {
         match (token.find('='), token.find(':')) {
-            (Some(e), c) if c.map_or(true, |c| e < c) => {
+            (Some(e), c) if c.is_none_or(|c| e < c) => {
                 params.push((token, &token[..e], &token[e + 1..]))
             }
             (_, Some(_)) => lines.push(token),

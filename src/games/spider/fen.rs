@@ -57,7 +57,7 @@ impl Position {
                     }
                     let text: String = chars[j..k].iter().collect();
                     let n: u32 = match text.parse() {
-                        Ok(n) if n >= 1 && !text.starts_with('0') => n,
+                        Ok(n) if n >= 1 && n <= files as u32 && !text.starts_with('0') => n,
                         _ => {
                             return err(format!(
                                 "bad empty-square count '{text}' on rank {}",
@@ -194,5 +194,32 @@ impl Position {
         }
         let side = if self.side == Color::White { 'w' } else { 'b' };
         format!("{s} {side} - - {} {}", self.halfmove, self.fullmove)
+    }
+}
+
+/// A text diagram like the rule book's: ranks from the top, `#` holes, `.` empty squares, then the
+/// file letters and the FEN.
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let v = &*self.variant;
+        for y in (0..v.ranks()).rev() {
+            write!(f, "{:>2} ", y as u32 + 1)?;
+            for x in 0..v.files() {
+                let c = self.board[v.index(x, y)];
+                let ch = match c {
+                    EMPTY => '.',
+                    OFF => '#',
+                    c => v.letter(cell_kind(c), cell_color(c)),
+                };
+                write!(f, " {ch}")?;
+            }
+            writeln!(f)?;
+        }
+        write!(f, "   ")?;
+        for x in 0..v.files() {
+            write!(f, " {}", super::square::file_char(x))?;
+        }
+        writeln!(f)?;
+        write!(f, "{}", self.to_fen())
     }
 }

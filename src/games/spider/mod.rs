@@ -11,6 +11,8 @@
 //! assert_eq!(perft(&mut Position::startpos(&variant), 1), 307);
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod betza;
 pub mod definition;
 mod engine;

@@ -161,6 +161,14 @@ impl Position {
         (c != EMPTY && c != super::variant::OFF).then(|| (cell_kind(c), cell_color(c)))
     }
 
+    /// Origin and target of a move as 0-based (file, rank) pairs.
+    pub fn move_squares(&self, mv: Move) -> ((u8, u8), (u8, u8)) {
+        (
+            self.variant.coords(mv.from as usize),
+            self.variant.coords(mv.to as usize),
+        )
+    }
+
     /// Number of non-royal pieces of a side (0 means its king is bare).
     pub fn non_royal_count(&self, color: Color) -> u32 {
         self.nonroyal[color.index()] as u32

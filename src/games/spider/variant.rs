@@ -131,7 +131,16 @@ impl Variant {
     /// Loads any variant written in the Interactive Diagram format (see [`definition`]).
     pub fn from_definition(text: &str) -> Result<Variant, DefinitionError> {
         let def = definition::parse(text)?;
-        Variant::build(def)
+        let variant = Arc::new(Variant::build(def)?);
+        let start = super::position::Position::startpos(&variant);
+        if start.attacked(start.king[1] as usize, Color::White) {
+            return Err(DefinitionError {
+                token: variant.def.royal.to_string(),
+                reason: "Black's king is in check in the start position".to_string(),
+            });
+        }
+        drop(start);
+        Ok(Arc::try_unwrap(variant).expect("no other owner"))
     }
 
     /// Renames the variant (the name protocols show).

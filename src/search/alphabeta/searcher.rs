@@ -16,6 +16,12 @@ use super::transposition::{from_tt, to_tt, Bound, TranspositionTable};
 pub const MAX_DEPTH: u32 = 100;
 /// Half-width of the first aspiration window, in centipawns.
 const ASPIRATION: Score = 30;
+/// Reverse futility margin per ply of depth.
+const RFP_MARGIN: Score = 120;
+/// Futility margin per ply of depth.
+const FUTILITY_MARGIN: Score = 150;
+/// Quiescence skips a capture when even winning the victim plus this margin stays below alpha.
+const DELTA_MARGIN: Score = 200;
 
 /// Switches for the pruning and ordering techniques (all on by default); turning them off gives a
 /// plainer search for testing and comparison.
@@ -29,6 +35,8 @@ pub struct SearchOptions {
     pub lmr: bool,
     /// Aspiration windows around the previous iteration's score.
     pub aspiration: bool,
+    /// Reverse futility, futility and late-move pruning near the horizon.
+    pub pruning: bool,
 }
 
 impl Default for SearchOptions {
@@ -38,6 +46,7 @@ impl Default for SearchOptions {
             null_move: true,
             lmr: true,
             aspiration: true,
+            pruning: true,
         }
     }
 }
@@ -154,7 +163,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
             let tt_move = self.t.tt.probe(pos.key()).and_then(|e| e.mv);
             let mut picker = std::mem::take(&mut self.t.pickers[0]);
             picker.legal(pos, tt_move, [None; 2], &self.t.history, self.root_side);
-            while let Some((mv, _)) = picker.next() {
+            while let Some((mv, _)) = picker.next(pos, &self.t.history) {
                 root_moves.push(mv);
             }
             self.t.pickers[0] = picker;
@@ -378,13 +387,30 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
         }
         let tt_move = entry.and_then(|e| e.mv);
 
+        // Static evaluation, for the pruning decisions of non-PV nodes out of check.
+        let prunable = !pv_node && !in_check && beta.abs() < MATE_BOUND && alpha.abs() < MATE_BOUND;
+        let eval = if prunable { pos.evaluate() } else { 0 };
+        // Reverse futility: far enough above beta near the horizon, the node fails high.
+        if self.opts.pruning && prunable && depth <= 3 && eval - RFP_MARGIN * depth >= beta {
+            return eval;
+        }
+        // Futility: too far below alpha near the horizon for a quiet move to help.
+        let futile = self.opts.pruning
+            && prunable
+            && depth <= 2
+            && eval + FUTILITY_MARGIN * depth + FUTILITY_MARGIN / 2 <= alpha;
+        // Late-move pruning: near the horizon only the first quiet moves are tried.
+        let late_limit = if self.opts.pruning && prunable && depth <= 3 {
+            4 + 3 * (depth * depth) as usize
+        } else {
+            usize::MAX
+        };
+
         if self.opts.null_move
             && null_ok
-            && !pv_node
-            && !in_check
+            && prunable
             && depth >= 3
-            && beta.abs() < MATE_BOUND
-            && pos.evaluate() >= beta
+            && eval >= beta
             && pos.make_null()
         {
             let r = 2 + depth / 4;
@@ -400,19 +426,22 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
 
         let side = (self.root_side + ply) % 2;
         let mut picker = std::mem::take(&mut self.t.pickers[ply]);
-        picker.legal(pos, tt_move, self.t.killers.get(ply), &self.t.history, side);
-        if picker.is_empty() {
-            self.t.pickers[ply] = picker;
-            return mate_from_root(pos.no_moves_score(), ply);
-        }
+        picker.staged(tt_move, self.t.killers.get(ply), side);
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut searched = 0;
-        while let Some((mv, order)) = picker.next() {
+        let mut pruned = false;
+        while let Some((mv, order)) = picker.next(pos, &self.t.history) {
             let quiet = pos.is_quiet(mv);
+            let late = MovePicker::<M>::is_late_quiet_score(order);
             pos.make(mv);
             let gives_check = pos.in_check();
+            if searched > 0 && quiet && late && !gives_check && (futile || searched >= late_limit) {
+                pos.unmake();
+                pruned = true;
+                continue;
+            }
             let new_depth = depth - 1;
             let mut score;
             if searched == 0 {
@@ -425,7 +454,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                     && quiet
                     && !in_check
                     && !gives_check
-                    && MovePicker::<M>::is_quiet_score(order)
+                    && late
                 {
                     r = 1 + (searched >= 8) as i32 + (depth >= 8) as i32 - pv_node as i32;
                     r = r.clamp(0, new_depth - 1);
@@ -454,7 +483,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                         if quiet {
                             self.t.killers.add(ply, mv);
                             let b = bonus(depth);
-                            for &other in picker.picked() {
+                            for &other in picker.yielded() {
                                 if other != mv && pos.is_quiet(other) {
                                     self.t.history.update(side, pos.history_index(other), -b);
                                 }
@@ -467,6 +496,13 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
             }
         }
         self.t.pickers[ply] = picker;
+        if searched == 0 {
+            return mate_from_root(pos.no_moves_score(), ply);
+        }
+        // Pruned moves are assumed to fail low: the node's upper bound is alpha, not lower.
+        if pruned && best < original_alpha {
+            best = original_alpha;
+        }
         if self.opts.use_tt {
             let bound = if best >= beta {
                 Bound::Lower
@@ -501,6 +537,19 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
         if ply >= MAX_PLY {
             return pos.evaluate();
         }
+        let key = pos.key();
+        if self.opts.use_tt {
+            if let Some(e) = self.t.tt.probe(key) {
+                let s = from_tt(e.score, ply);
+                match e.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+        let original_alpha = alpha;
         let in_check = pos.in_check();
         let mut picker = std::mem::take(&mut self.t.pickers[ply]);
         let mut best;
@@ -521,7 +570,18 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
             alpha = alpha.max(best);
             picker.noisy(pos);
         }
-        while let Some((mv, _)) = picker.next() {
+        let stand_pat = best;
+        let mut best_move = None;
+        while let Some((mv, _)) = picker.next(pos, &self.t.history) {
+            // Delta pruning: a capture that cannot lift the score near alpha is not tried.
+            // Captures that lose material by static exchange are not tried either.
+            if !in_check {
+                let victim = pos.victim_value(mv);
+                if (victim > 0 && stand_pat + victim + DELTA_MARGIN <= alpha) || !pos.see_ge(mv, 0)
+                {
+                    continue;
+                }
+            }
             pos.make(mv);
             let score = -self.qsearch(pos, ply + 1, -beta, -alpha);
             pos.unmake();
@@ -533,6 +593,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(mv);
                     self.update_pv(ply, mv);
                     if score >= beta {
                         break;
@@ -541,6 +602,16 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
             }
         }
         self.t.pickers[ply] = picker;
+        if self.opts.use_tt {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha && best_move.is_some() {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.t.tt.store(key, best_move, to_tt(best, ply), 0, bound);
+        }
         best
     }
 }

@@ -32,6 +32,7 @@ fn plain() -> SearchOptions {
         null_move: false,
         lmr: false,
         aspiration: false,
+        pruning: false,
     }
 }
 

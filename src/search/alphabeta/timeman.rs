@@ -17,7 +17,7 @@ const HARD_OVER_SOFT: u32 = 4;
 /// Smallest budget ever given, so that a move is still found with no time left.
 const MIN_BUDGET: Duration = Duration::from_millis(1);
 /// How often (in nodes) the clock and the stop flag are read.
-pub const CHECK_EVERY: u64 = 1024;
+pub const CHECK_EVERY: u64 = 256;
 
 /// Time allowed for one move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -120,7 +120,8 @@ impl<'a, G: MultiSided> Mcts<'a, G> {
         let mut next_report = 256;
         let single = self.moves.len() == 1 && self.control.is_timed();
         while self.iterations < max_iterations {
-            if self.iterations % CHECK_EVERY == 0 && self.control.check_now() {
+            // MCTS has no iterations to finish: it stops at the soft limit.
+            if self.iterations % CHECK_EVERY == 0 && !self.control.may_deepen() {
                 break;
             }
             self.iterate(&mut pos, max_tree_depth);

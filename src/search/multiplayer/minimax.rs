@@ -14,10 +14,13 @@ use crate::search::report::nps;
 use crate::search::{Info, Limits, MultiSided, Outcome, Score, DRAW, INFINITY, MATE, MATE_BOUND};
 
 use super::ordering::Ordering;
+use crate::search::alphabeta::{Bound, TranspositionTable};
 
 /// One running BRS+ or paranoid search.
 pub(super) struct Minimax<'a, G: MultiSided> {
     pub order: &'a mut Ordering<G::Move>,
+    /// Best move per position from earlier iterations (move ordering only; scores unused).
+    pub tt: &'a mut TranspositionTable<G::Move>,
     pub pv: &'a mut [Vec<G::Move>],
     pub control: Control<'a>,
     pub nodes: u64,
@@ -26,6 +29,8 @@ pub(super) struct Minimax<'a, G: MultiSided> {
     root_team: usize,
     rewards: Vec<f32>,
     brs: bool,
+    /// Plies of capture-only search beyond the horizon (0: none).
+    quiescence: u32,
 }
 
 struct RootResult {
@@ -38,13 +43,16 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
     pub fn new(
         root: &G,
         brs: bool,
+        quiescence: u32,
         order: &'a mut Ordering<G::Move>,
+        tt: &'a mut TranspositionTable<G::Move>,
         pv: &'a mut [Vec<G::Move>],
         control: Control<'a>,
     ) -> Self {
         let root_seat = root.to_move();
         Minimax {
             order,
+            tt,
             pv,
             control,
             nodes: 0,
@@ -53,6 +61,7 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
             root_team: root.team(root_seat),
             rewards: vec![0.0; root.seats()],
             brs,
+            quiescence,
         }
     }
 
@@ -71,6 +80,16 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
         }
         let alive = (0..pos.seats()).any(|s| pos.team(s) == self.root_team && pos.is_active(s));
         (!alive).then_some(-MATE + ply)
+    }
+
+    fn hash_move(&self, pos: &G) -> Option<G::Move> {
+        self.tt.probe(pos.key()).and_then(|e| e.mv)
+    }
+
+    fn remember(&mut self, pos: &G, mv: Option<G::Move>, depth: i32) {
+        if mv.is_some() {
+            self.tt.store(pos.key(), mv, 0, depth, Bound::Exact);
+        }
     }
 
     fn ours(&self, pos: &G) -> bool {
@@ -92,7 +111,8 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
         limits: &Limits,
         on_info: &mut dyn FnMut(&Info<G::Move>),
     ) -> Outcome<G::Move> {
-        let n = self.order.generate(pos, 0);
+        let hash_move = self.hash_move(pos);
+        let n = self.order.generate(pos, 0, hash_move);
         let mut root_moves: Vec<G::Move> = (0..n).map(|i| self.order.pick(0, i)).collect();
         let Some(&first) = root_moves.first() else {
             let score = self
@@ -214,6 +234,66 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
             .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
+    /// The value at the horizon of a node already entered: the evaluation, or with `plies` left a
+    /// paranoid quiescence search — the seat to move may stand pat or capture, the root team
+    /// maximising and everyone else minimising.
+    fn horizon(
+        &mut self,
+        pos: &mut G,
+        ply: usize,
+        mut alpha: Score,
+        mut beta: Score,
+        plies: u32,
+    ) -> Score {
+        let stand = self.leaf(pos);
+        if plies == 0 || ply >= MAX_PLY {
+            return stand;
+        }
+        let max_node = self.ours(pos);
+        if max_node {
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+        } else {
+            if stand <= alpha {
+                return stand;
+            }
+            beta = beta.min(stand);
+        }
+        let mut best = stand;
+        let n = self.order.generate_noisy(pos, ply);
+        for i in 0..n {
+            let mv = self.order.pick(ply, i);
+            pos.make(mv);
+            let s = match self.enter(pos, ply + 1) {
+                Err(s) => s,
+                Ok(()) => self.horizon(pos, ply + 1, alpha, beta, plies - 1),
+            };
+            pos.unmake();
+            if self.control.stopped() {
+                return 0;
+            }
+            if max_node && s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    self.update_pv(ply, mv);
+                }
+            } else if !max_node && s < best {
+                best = s;
+                if s < beta {
+                    beta = s;
+                    self.update_pv(ply, mv);
+                }
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
     fn paranoid(
         &mut self,
         pos: &mut G,
@@ -225,15 +305,19 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
         if let Err(s) = self.enter(pos, ply) {
             return s;
         }
-        if depth <= 0 || ply >= MAX_PLY {
+        if depth <= 0 {
+            return self.horizon(pos, ply, alpha, beta, self.quiescence);
+        }
+        if ply >= MAX_PLY {
             return self.leaf(pos);
         }
-        let n = self.order.generate(pos, ply);
+        let n = self.order.generate(pos, ply, self.hash_move(pos));
         if n == 0 {
             return self.leaf(pos);
         }
         let max_node = self.ours(pos);
         let mut best = if max_node { -INFINITY } else { INFINITY };
+        let mut best_move = None;
         for i in 0..n {
             let mv = self.order.pick(ply, i);
             pos.make(mv);
@@ -241,6 +325,9 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
             pos.unmake();
             if self.control.stopped() {
                 return 0;
+            }
+            if (max_node && s > best) || (!max_node && s < best) {
+                best_move = Some(mv);
             }
             if max_node && s > best {
                 best = s;
@@ -260,6 +347,7 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
                 break;
             }
         }
+        self.remember(pos, best_move, depth);
         best
     }
 
@@ -282,13 +370,14 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
         }
         if self.ours(pos) {
             if depth <= 0 {
-                return self.leaf(pos);
+                return self.horizon(pos, ply, alpha, beta, self.quiescence);
             }
-            let n = self.order.generate(pos, ply);
+            let n = self.order.generate(pos, ply, self.hash_move(pos));
             if n == 0 {
                 return self.leaf(pos);
             }
             let mut best = -INFINITY;
+            let mut best_move = None;
             for i in 0..n {
                 let mv = self.order.pick(ply, i);
                 pos.make(mv);
@@ -299,6 +388,7 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
                 }
                 if s > best {
                     best = s;
+                    best_move = Some(mv);
                     if s > alpha {
                         alpha = s;
                         self.update_pv(ply, mv);
@@ -309,10 +399,11 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
                     break;
                 }
             }
+            self.remember(pos, best_move, depth);
             return best;
         }
         if replied {
-            let Some(mv) = self.order.best_ordered(pos, ply) else {
+            let Some(mv) = self.order.best_ordered(pos, ply, None) else {
                 return self.leaf(pos);
             };
             pos.make(mv);
@@ -324,13 +415,14 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
             return s;
         }
         if depth <= 0 {
-            return self.leaf(pos);
+            return self.horizon(pos, ply, alpha, beta, self.quiescence);
         }
-        let n = self.order.generate(pos, ply);
+        let n = self.order.generate(pos, ply, self.hash_move(pos));
         if n == 0 {
             return self.leaf(pos);
         }
         let mut best = INFINITY;
+        let mut best_move = None;
         for i in 0..n {
             let mv = self.order.pick(ply, i);
             pos.make(mv);
@@ -341,6 +433,7 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
             }
             if s < best {
                 best = s;
+                best_move = Some(mv);
                 if s < beta {
                     beta = s;
                     self.update_pv(ply, mv);
@@ -348,12 +441,16 @@ impl<'a, G: MultiSided> Minimax<'a, G> {
             }
             if alpha >= beta {
                 self.order.cutoff(pos, ply, mv, depth);
+                self.remember(pos, best_move, depth);
                 return best;
             }
         }
+        self.remember(pos, best_move, depth);
         // Or a later opponent of this run replies, and this one plays its best-ordered move
-        // (the first one picked above).
-        let quiet = self.order.pick(ply, 0);
+        // (by move ordering alone, so that it does not depend on the hash table's contents).
+        let Some(quiet) = self.order.best_ordered(pos, ply, None) else {
+            return best;
+        };
         pos.make(quiet);
         if !self.ours(pos) {
             let s = self.best_reply(pos, depth, ply + 1, alpha, beta, false);

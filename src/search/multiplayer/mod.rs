@@ -12,7 +12,7 @@ mod tests;
 use std::sync::atomic::AtomicBool;
 
 use crate::search::alphabeta::history::MAX_PLY;
-use crate::search::alphabeta::Control;
+use crate::search::alphabeta::{Control, TranspositionTable};
 use crate::search::{Info, Limits, MultiSided, Outcome, Score};
 
 use minimax::Minimax;
@@ -78,6 +78,8 @@ pub struct MultiOptions {
     pub greedy_playouts: f32,
     /// Centipawns per unit of the softmax turning evaluations into rewards.
     pub temperature: Score,
+    /// Plies of capture-only (quiescence) search at the horizon of BRS+ and paranoid (0: none).
+    pub quiescence: u32,
     /// Largest MCTS tree, in nodes (memory bound); beyond it playouts go on without expansion.
     pub max_tree_nodes: usize,
 }
@@ -90,6 +92,7 @@ impl Default for MultiOptions {
             playout_depth: 16,
             greedy_playouts: 0.5,
             temperature: 200,
+            quiescence: 4,
             max_tree_nodes: 1 << 20,
         }
     }
@@ -98,6 +101,7 @@ impl Default for MultiOptions {
 /// The multi-player searcher; keeps move-ordering tables between searches.
 pub struct MultiSearcher<G: MultiSided> {
     order: Ordering<G::Move>,
+    tt: TranspositionTable<G::Move>,
     pv: Vec<Vec<G::Move>>,
     options: MultiOptions,
 }
@@ -109,10 +113,12 @@ impl<G: MultiSided> Default for MultiSearcher<G> {
 }
 
 impl<G: MultiSided> MultiSearcher<G> {
-    /// A searcher with the given knobs.
+    /// A searcher with the given knobs and a 16 MiB table of best moves (see
+    /// [`resize`](Self::resize)).
     pub fn new(options: MultiOptions) -> Self {
         MultiSearcher {
             order: Ordering::default(),
+            tt: TranspositionTable::new(16),
             pv: (0..=MAX_PLY + 1)
                 .map(|_| Vec::with_capacity(MAX_PLY + 1))
                 .collect(),
@@ -130,9 +136,15 @@ impl<G: MultiSided> MultiSearcher<G> {
         self.options = options;
     }
 
+    /// Resizes the table of best moves BRS+ and paranoid order by (its contents are lost).
+    pub fn resize(&mut self, hash_mib: usize) {
+        self.tt.resize(hash_mib);
+    }
+
     /// Forgets the move-ordering tables (a new game).
     pub fn clear(&mut self) {
         self.order.clear();
+        self.tt.clear();
     }
 
     /// Searches `root` for the seat to move with `algorithm` until a limit is reached or `stop` is
@@ -152,9 +164,18 @@ impl<G: MultiSided> MultiSearcher<G> {
         match algorithm {
             MultiAlgorithm::BrsPlus | MultiAlgorithm::Paranoid => {
                 self.order.start(root);
+                self.tt.new_search();
                 let brs = algorithm == MultiAlgorithm::BrsPlus;
                 let mut pos = root.clone();
-                let mut m = Minimax::new(root, brs, &mut self.order, &mut self.pv, control);
+                let mut m = Minimax::new(
+                    root,
+                    brs,
+                    self.options.quiescence,
+                    &mut self.order,
+                    &mut self.tt,
+                    &mut self.pv,
+                    control,
+                );
                 m.iterate(&mut pos, limits, on_info)
             }
             MultiAlgorithm::Mcts => {

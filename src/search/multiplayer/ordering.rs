@@ -65,15 +65,39 @@ impl<M: Copy + Eq> Ordering<M> {
         self.history.get(i).copied().unwrap_or(0)
     }
 
-    /// Generates and scores the moves of `pos` into the buffers of `ply`; returns how many.
-    pub fn generate<G: MultiSided<Move = M>>(&mut self, pos: &G, ply: usize) -> usize {
+    /// Generates and scores the moves of `pos` into the buffers of `ply`, `hash_move` (if legal)
+    /// first; returns how many.
+    pub fn generate<G: MultiSided<Move = M>>(
+        &mut self,
+        pos: &G,
+        ply: usize,
+        hash_move: Option<M>,
+    ) -> usize {
         let mut moves = std::mem::take(&mut self.moves[ply]);
         pos.legal_moves(&mut moves);
         let mut scores = std::mem::take(&mut self.scores[ply]);
         scores.clear();
-        scores.extend(moves.iter().map(|&mv| self.score(pos, ply, mv)));
+        scores.extend(moves.iter().map(|&mv| {
+            if Some(mv) == hash_move {
+                i32::MAX
+            } else {
+                self.score(pos, ply, mv)
+            }
+        }));
         self.moves[ply] = moves;
         self.scores[ply] = scores;
+        self.moves[ply].len()
+    }
+
+    /// Generates the captures of `pos` into the buffers of `ply`, most valuable victim first;
+    /// returns how many.
+    pub fn generate_noisy<G: MultiSided<Move = M>>(&mut self, pos: &G, ply: usize) -> usize {
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        pos.noisy_moves(&mut moves);
+        let scores = &mut self.scores[ply];
+        scores.clear();
+        scores.extend(moves.iter().map(|&mv| pos.victim_value(mv)));
+        self.moves[ply] = moves;
         self.moves[ply].len()
     }
 
@@ -93,8 +117,13 @@ impl<M: Copy + Eq> Ordering<M> {
 
     /// The best-ordered move of the seat to move, without generating into a ply buffer twice:
     /// what BRS+ lets an unsearched opponent play. `None` when there is no legal move.
-    pub fn best_ordered<G: MultiSided<Move = M>>(&mut self, pos: &G, ply: usize) -> Option<M> {
-        if self.generate(pos, ply) == 0 {
+    pub fn best_ordered<G: MultiSided<Move = M>>(
+        &mut self,
+        pos: &G,
+        ply: usize,
+        hash_move: Option<M>,
+    ) -> Option<M> {
+        if self.generate(pos, ply, hash_move) == 0 {
             return None;
         }
         Some(self.pick(ply, 0))

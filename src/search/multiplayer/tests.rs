@@ -206,10 +206,28 @@ fn mcts_is_reproducible_from_its_seed() {
     assert_eq!(a.nodes, 2000);
 }
 
+/// Plain paranoid quiescence: the seat to move stands pat or captures (move 0 is the only capture).
+fn reference_quiesce(pos: &mut Wander3, root: usize, plies: u32) -> Score {
+    let stand = pos.evaluate_for(root);
+    if plies == 0 {
+        return stand;
+    }
+    pos.make(0);
+    let s = reference_quiesce(pos, root, plies - 1);
+    pos.unmake();
+    if pos.to_move == root {
+        stand.max(s)
+    } else {
+        stand.min(s)
+    }
+}
+
+const QUIESCENCE: u32 = 4;
+
 /// Plain paranoid minimax without pruning, for the root seat of `pos`.
 fn reference_paranoid(pos: &mut Wander3, root: usize, depth: u32) -> Score {
     if depth == 0 {
-        return pos.evaluate_for(root);
+        return reference_quiesce(pos, root, QUIESCENCE);
     }
     let max_node = pos.to_move == root;
     let mut best = if max_node { -INFINITY } else { INFINITY };
@@ -227,7 +245,7 @@ fn reference_paranoid(pos: &mut Wander3, root: usize, depth: u32) -> Score {
 fn reference_brs(pos: &mut Wander3, root: usize, depth: u32, replied: bool) -> Score {
     if pos.to_move == root {
         if depth == 0 {
-            return pos.evaluate_for(root);
+            return reference_quiesce(pos, root, QUIESCENCE);
         }
         let mut best = -INFINITY;
         for mv in 0..5 {
@@ -244,7 +262,7 @@ fn reference_brs(pos: &mut Wander3, root: usize, depth: u32, replied: bool) -> S
         return s;
     }
     if depth == 0 {
-        return pos.evaluate_for(root);
+        return reference_quiesce(pos, root, QUIESCENCE);
     }
     let mut best = INFINITY;
     for mv in 0..5 {
@@ -262,6 +280,7 @@ fn reference_brs(pos: &mut Wander3, root: usize, depth: u32, replied: bool) -> S
 
 #[test]
 fn pruned_searches_match_plain_minimax() {
+    assert_eq!(MultiOptions::default().quiescence, QUIESCENCE);
     for seed in 0..5 {
         let mut pos = wander(seed);
         for depth in 1..=4 {

@@ -1,3 +1,5 @@
+//! Prints the Spider-Chess piece values and timed start-position perft up to the given depth:
+//! `cargo run --release --example spider_perft -- 3`.
 use orrery::games::spider::{perft_report, Position, Variant};
 fn main() {
     let v = Variant::spider_chess();

@@ -1,0 +1,86 @@
+//! Perft: counting leaf nodes of the legal-move tree (draw rules not applied; a finished game has
+//! no moves; a forced pass is one move), with a per-root-move divide and timing.
+
+use super::moves::Move;
+use super::position::Position;
+use std::time::{Duration, Instant};
+
+/// Result of a perft run with divide.
+#[derive(Clone, Debug)]
+pub struct PerftReport {
+    /// Leaf count below each root move, in generation order.
+    pub divide: Vec<(Move, u64)>,
+    /// Total leaf count.
+    pub nodes: u64,
+    /// Wall time taken.
+    pub elapsed: Duration,
+}
+
+impl PerftReport {
+    /// The divide as `(move text, count)` pairs, for the protocol's `perft` output.
+    pub fn divide_text(&self) -> Vec<(String, u64)> {
+        self.divide
+            .iter()
+            .map(|(m, n)| (m.to_string(), *n))
+            .collect()
+    }
+
+    /// Leaf nodes per second.
+    pub fn nps(&self) -> u64 {
+        let s = self.elapsed.as_secs_f64();
+        if s > 0.0 {
+            (self.nodes as f64 / s) as u64
+        } else {
+            0
+        }
+    }
+}
+
+fn perft_rec(pos: &mut Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
+    let (buf, rest) = buffers.split_first_mut().expect("one buffer per ply");
+    pos.legal_moves(buf);
+    if depth == 1 {
+        return buf.len() as u64;
+    }
+    let mut n = 0;
+    for &mv in buf.iter() {
+        pos.make(mv);
+        n += perft_rec(pos, depth - 1, rest);
+        pos.unmake();
+    }
+    n
+}
+
+/// Number of leaf nodes `depth` plies below `pos` (1 at depth 0).
+pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut buffers = vec![Vec::with_capacity(256); depth as usize];
+    perft_rec(pos, depth, &mut buffers)
+}
+
+/// Perft with the count below each root move and the time taken.
+pub fn perft_divide(pos: &mut Position, depth: u32) -> PerftReport {
+    let start = Instant::now();
+    let mut roots = Vec::new();
+    pos.legal_moves(&mut roots);
+    let mut divide = Vec::with_capacity(roots.len());
+    let mut nodes = 0;
+    if depth == 0 {
+        nodes = 1;
+    } else {
+        for mv in roots {
+            pos.make(mv);
+            let n = perft(pos, depth - 1);
+            pos.unmake();
+            nodes += n;
+            divide.push((mv, n));
+        }
+    }
+    PerftReport {
+        divide,
+        nodes,
+        elapsed: start.elapsed(),
+    }
+}
