@@ -1,7 +1,10 @@
 //! `orrery`: the referee and match runner. `orrery` alone plays a short built-in match; see
 //! `orrery --help` and docs/orrery.md.
 
+use orrery::engines::spider::SpiderEngine;
+use orrery::protocol::{run_stdio, DEFAULT_HASH_MIB};
 use orrery::referee::cli::{parse_args, Command, USAGE};
+use orrery::referee::game_kind::GameKind;
 use orrery::referee::game_runner::replay;
 use orrery::referee::match_runner::run_match;
 use orrery::referee::records::read_records;
@@ -32,6 +35,16 @@ fn run(args: &[String]) -> anyhow::Result<i32> {
             run_match(&cfg, &mut out).map_err(anyhow::Error::msg)?;
             Ok(0)
         }
+        Command::Engine(game) => match game {
+            GameKind::SpiderChess => {
+                run_stdio(SpiderEngine::new(Vec::new(), DEFAULT_HASH_MIB));
+                Ok(0)
+            }
+            other => Err(anyhow::anyhow!(
+                "no built-in engine for {} in this build",
+                other.name()
+            )),
+        },
         Command::RandomEngine { game, setup, seed } => {
             let stdin = std::io::stdin();
             orrery::referee::random_engine::run(

@@ -80,3 +80,48 @@ fn spider_match_records_replay_to_the_same_results() {
     assert!(String::from_utf8_lossy(&replayed.stdout).contains("2 games replayed, 0 mismatches"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn real_spider_chess_engine_against_itself() {
+    let exe = env!("CARGO_BIN_EXE_orrery");
+    let engine = env!("CARGO_BIN_EXE_spider-chess");
+    let dir = std::env::temp_dir().join(format!("orrery-spider-real-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let records = dir.join("games.jsonl");
+    let out = Command::new(exe)
+        .args([
+            "match",
+            "--game",
+            "spider-chess",
+            "--games",
+            "2",
+            "--movetime",
+            "20",
+        ])
+        .args(["--timemargin", "400", "--maxplies", "160", "--quiet"])
+        .args([
+            "--engine",
+            &format!("name=spider-a,cmd='{engine}',option.Hash=8"),
+        ])
+        .args([
+            "--engine",
+            &format!("name=spider-b,cmd='{engine}',option.Hash=8"),
+        ])
+        .arg("--records")
+        .arg(&records)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let recs = read_records(&records).unwrap();
+    assert_eq!(recs.len(), 2);
+    for r in &recs {
+        assert!(r.fault_seat.is_none(), "engine fault: {}", r.reason);
+        assert!(
+            r.moves.iter().any(|m| m.score.is_some()),
+            "engine scores recorded"
+        );
+        assert_eq!(replay(r).unwrap(), r.final_position);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

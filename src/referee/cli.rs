@@ -30,6 +30,9 @@ pub enum Command {
         /// Seed.
         seed: u64,
     },
+    /// Run the project's own engine for a game on stdin/stdout (`orrery engine spider-chess`);
+    /// the fallback when the engine binary is not built next to `orrery`.
+    Engine(GameKind),
     /// Print the usage text.
     Help,
 }
@@ -41,6 +44,7 @@ orrery: referee and match runner for Spider-Chess, Solar Chess, Space Wars (and 
 USAGE:
   orrery [match] [OPTIONS]        play a match (no options: a short built-in spider-chess match)
   orrery replay FILE.jsonl        replay recorded games with the rules and check their results
+  orrery engine GAME              the project's engine for GAME on stdin/stdout
   orrery random-engine --game G [--setup S] [--seed N]
                                   a UCI-style engine playing random legal moves (baseline, tests)
 
@@ -107,7 +111,9 @@ fn parse_sprt(text: &str) -> Result<Sprt, String> {
     })
 }
 
-/// The project's own engine for `game`, next to the running executable (quoted for `sh -c`).
+/// The project's own engine for `game`: the engine binary next to the running executable if it
+/// is there, else `orrery engine <game>` (the same engine code, linked into `orrery`), so that
+/// `cargo run` alone gives a real match. Paths are quoted for `sh -c`.
 pub fn builtin_engines(game: GameKind) -> Result<Vec<EngineSpec>, String> {
     let bin = game.engine_binary().ok_or_else(|| {
         format!(
@@ -119,8 +125,14 @@ pub fn builtin_engines(game: GameKind) -> Result<Vec<EngineSpec>, String> {
     let dir = exe
         .parent()
         .ok_or("cannot locate the directory of orrery")?;
+    let quote =
+        |p: &std::path::Path| format!("'{}'", p.display().to_string().replace('\'', "'\\''"));
     let path = dir.join(bin);
-    let quoted = format!("'{}'", path.display().to_string().replace('\'', "'\\''"));
+    let quoted = if path.is_file() {
+        quote(&path)
+    } else {
+        format!("{} engine {}", quote(&exe), game.name())
+    };
     Ok((1..=2)
         .map(|i| EngineSpec {
             name: format!("{bin}-{i}"),
@@ -145,6 +157,11 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             return Ok(Command::Replay(PathBuf::from(f)));
         }
         Some("help" | "--help" | "-h") => return Ok(Command::Help),
+        Some("engine") => {
+            it.next();
+            let g = it.next().ok_or("engine: give a game name")?;
+            return Ok(Command::Engine(GameKind::parse(g)?));
+        }
         Some("random-engine") => {
             it.next();
             let (mut game, mut setup, mut seed) = (GameKind::TicTacToe, None, 1u64);
