@@ -1,6 +1,7 @@
 //! The games the referee knows, by command-line name, and how to start each one.
 
 use super::game_adapter::DynGame;
+use super::solar_game::SolarGame;
 use super::spider_game::SpiderGame;
 use super::toy_games::{Race, TicTacToe};
 
@@ -75,7 +76,16 @@ impl GameKind {
     pub fn variant(&self, setup: Option<&str>) -> Option<String> {
         match self {
             GameKind::SpiderChess => Some(setup.unwrap_or("spider-chess").to_string()),
-            GameKind::SolarChess => setup.map(|s| s.to_string()),
+            GameKind::SolarChess => None,
+            _ => None,
+        }
+    }
+
+    /// The PGN `Variant` tag for the chess games.
+    pub fn pgn_variant(&self) -> Option<&'static str> {
+        match self {
+            GameKind::SpiderChess => Some("spider-chess"),
+            GameKind::SolarChess => Some("solar-chess"),
             _ => None,
         }
     }
@@ -110,7 +120,10 @@ impl GameKind {
                 }
                 Ok(Box::new(SpiderGame::new(position)?))
             }
-            GameKind::SolarChess | GameKind::SpaceWars => Err(format!(
+            GameKind::SolarChess => {
+                Ok(Box::new(SolarGame::new(setup.unwrap_or("duel"), position)?))
+            }
+            GameKind::SpaceWars => Err(format!(
                 "the {} rules core is not in this build yet",
                 self.name()
             )),

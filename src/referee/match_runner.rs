@@ -153,8 +153,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
                 append_record(p, &rec).map_err(|e| format!("{}: {e}", p.display()))?;
             }
             if let (Some(p), true) = (&cfg.pgn, s.game.is_chess()) {
-                let variant = s.game.variant(s.setup.as_deref());
-                let text = pgn(&rec, "orrery match", variant.as_deref());
+                let text = pgn(&rec, "orrery match", s.game.pgn_variant());
                 std::fs::OpenOptions::new()
                     .create(true)
                     .append(true)

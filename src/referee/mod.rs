@@ -20,6 +20,7 @@ pub mod progress;
 pub mod random_engine;
 pub mod records;
 pub mod schedule;
+pub mod solar_game;
 pub mod spider_game;
 pub mod stats;
 pub mod tally;

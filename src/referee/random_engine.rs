@@ -17,10 +17,12 @@ fn position(kind: GameKind, setup: Option<&str>, args: &str) -> Result<Box<dyn D
         Some((h, m)) => (h.trim(), m.split_whitespace().collect::<Vec<_>>()),
         None => (args.trim().trim_end_matches(" moves"), Vec::new()),
     };
-    let start = if head == "startpos" {
-        None
+    let (setup, start) = if head == "startpos" {
+        (setup, None)
+    } else if let Some(name) = head.strip_prefix("startpos ") {
+        (Some(name.trim()), None)
     } else if let Some(f) = head.strip_prefix("fen ") {
-        Some(f.trim())
+        (setup, Some(f.trim()))
     } else {
         return Err(format!("position {args:?}: expected startpos or fen"));
     };

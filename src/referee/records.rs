@@ -194,7 +194,8 @@ fn escape(s: &str) -> String {
 /// The PGN text of a chess game. Two seats: standard tags (`White`, `Black`), `Variant`, `FEN`
 /// + `SetUp` for non-standard starts, and per move `{eval/depth time [%clk h:mm:ss.mmm]}`.
 /// More seats (Solar Chess): `Seat1`..`SeatN` tags instead of White/Black, `Result` as scores
-/// joined by `-`, and each move written `<ply>.<seat> move {comment}`.
+/// joined by `-`, and each move written `<ply>.<seat> move {comment}`. A `GameSetup` tag names
+/// the setup when there is one.
 pub fn pgn(rec: &GameRecord, event: &str, variant: Option<&str>) -> String {
     let two = rec.engines.len() == 2;
     let result = if two { rec.result.clone() } else { "*".into() };
@@ -216,6 +217,9 @@ pub fn pgn(rec: &GameRecord, event: &str, variant: Option<&str>) -> String {
     tag("Result", &rec.result);
     if let Some(v) = variant {
         tag("Variant", v);
+    }
+    if let Some(setup) = &rec.setup {
+        tag("GameSetup", setup);
     }
     if !rec.standard_start {
         tag("SetUp", "1");
