@@ -37,3 +37,18 @@ fn bad_input_cecp() {
     let ran = check(&mut io, Dialect::Cecp, &cases).unwrap_or_else(|e| panic!("{e}"));
     assert!(ran >= 60, "{ran}");
 }
+
+#[test]
+fn spawned_processes_are_driven_line_by_line() {
+    // The harness also talks to real binaries; check its process plumbing with a shell echo loop.
+    let mut io = EngineIo::spawn(
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg("while read -r l; do echo \"got $l\"; done"),
+    )
+    .expect("sh");
+    io.send("isready");
+    assert_eq!(io.until_line("got isready"), vec!["got isready"]);
+    io.close_input();
+    assert!(io.ended_within(std::time::Duration::from_secs(5)));
+}
