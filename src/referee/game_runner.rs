@@ -115,15 +115,36 @@ pub fn play_game(s: &GameSettings, job: &GameJob) -> Result<GameRecord, String> 
     let mut adj = Adjudicator::new(s.adjudication, seats);
     adj.count_book_plies(moves.len() as u32);
     let variant = s.game.variant(s.setup.as_deref());
+    // Start every seat's engine at once (handshakes overlap), then take the first failure in
+    // seat order.
+    let launched: Vec<Result<EngineClient, Fault>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = job
+            .seat_engines
+            .iter()
+            .enumerate()
+            .map(|(seat, &e)| {
+                let ctx = GameContext {
+                    variant: variant.clone(),
+                    seat,
+                    seats,
+                };
+                let spec = &s.engines[e];
+                let timeouts = s.timeouts;
+                scope.spawn(move || EngineClient::start(spec, &ctx, timeouts))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(Fault::Crash("engine start-up panicked".into())))
+            })
+            .collect()
+    });
     let mut clients: Vec<Option<EngineClient>> = Vec::with_capacity(seats);
     let mut fault: Option<(usize, Fault)> = None;
-    for (seat, &e) in job.seat_engines.iter().enumerate() {
-        let ctx = GameContext {
-            variant: variant.clone(),
-            seat,
-            seats,
-        };
-        match EngineClient::start(&s.engines[e], &ctx, s.timeouts) {
+    for (seat, r) in launched.into_iter().enumerate() {
+        match r {
             Ok(c) => clients.push(Some(c)),
             Err(f) => {
                 clients.push(None);
