@@ -98,7 +98,8 @@ fn parse_sprt(text: &str) -> Result<Sprt, String> {
     let (Some(elo0), Some(elo1)) = (vals[0], vals[1]) else {
         return Err(format!("--sprt {text:?}: elo0 and elo1 are required"));
     };
-    if !(elo0 < elo1) || !(0.0 < alpha && alpha < 0.5) || !(0.0 < beta && beta < 0.5) {
+    let in_range = |x: f64| 0.0 < x && x < 0.5;
+    if elo0 >= elo1 || elo0.is_nan() || elo1.is_nan() || !in_range(alpha) || !in_range(beta) {
         return Err(format!(
             "--sprt {text:?}: need elo0 < elo1 and alpha, beta in (0, 0.5)"
         ));

@@ -222,10 +222,8 @@ pub fn play_game(s: &GameSettings, job: &GameJob) -> Result<GameRecord, String> 
                         score: reply.score.map(score_field),
                         depth: reply.depth,
                     });
-                    if outcome.is_none() {
-                        if game.outcome().is_none() {
-                            outcome = adj.after_move(*seat, reply.score);
-                        }
+                    if outcome.is_none() && game.outcome().is_none() {
+                        outcome = adj.after_move(*seat, reply.score);
                     }
                 }
             }

@@ -174,7 +174,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
                 eprintln!("{}", progress.line(&tally));
             }
             played.push(rec);
-            if cfg.rating_interval > 0 && tally.games % cfg.rating_interval == 0 {
+            if cfg.rating_interval > 0 && tally.games.is_multiple_of(cfg.rating_interval) {
                 let _ = write!(out, "{}", tally.report());
             }
             if let Some((_, d, _)) = tally.sprt() {

@@ -192,7 +192,7 @@ fn escape(s: &str) -> String {
 }
 
 /// The PGN text of a chess game. Two seats: standard tags (`White`, `Black`), `Variant`, `FEN`
-/// + `SetUp` for non-standard starts, and per move `{eval/depth time [%clk h:mm:ss.mmm]}`.
+/// and `SetUp` for non-standard starts, and per move `{eval/depth time [%clk h:mm:ss.mmm]}`.
 /// More seats (Solar Chess): `Seat1`..`SeatN` tags instead of White/Black, `Result` as scores
 /// joined by `-`, and each move written `<ply>.<seat> move {comment}`. A `GameSetup` tag names
 /// the setup when there is one.
