@@ -14,3 +14,6 @@ pub use event::Event;
 pub use ruleset::{AttackRole, Ruleset};
 pub use ship::{Attack, Ship};
 pub use state::{Outcome, Record, State, Step};
+pub mod observation;
+pub mod sampling;
+pub use observation::Observation;
