@@ -17,3 +17,5 @@ pub use state::{Outcome, Record, State, Step};
 pub mod observation;
 pub mod sampling;
 pub use observation::Observation;
+pub mod engine;
+pub mod selfplay;
