@@ -67,10 +67,20 @@ impl Event {
     /// The event as seat `seat` may see it (hidden cards shown as `?` or as a count), in the
     /// text form sent after `event`.
     pub fn line_for(&self, seat: u8, rules: &Ruleset) -> String {
+        self.line(Some(seat), rules)
+    }
+
+    /// The event with every card shown (the referee's view, and game records).
+    pub fn line_all(&self, rules: &Ruleset) -> String {
+        self.line(None, rules)
+    }
+
+    fn line(&self, viewer: Option<u8>, rules: &Ruleset) -> String {
+        let sees = |s: &u8| viewer.map_or(true, |v| v == *s);
         let code = |c: &u8| rules.classes.get(*c as usize).map_or('?', |k| k.code);
         match self {
             Event::Dealt { seat: s, cards } => {
-                if *s == seat {
+                if sees(s) {
                     format!("dealt {} {}", id(*s), join_cards(cards))
                 } else {
                     format!("dealt {} #{}", id(*s), cards.len())
@@ -88,7 +98,7 @@ impl Event {
                 ship,
                 card,
             } => {
-                let shown = if *s == seat {
+                let shown = if sees(s) {
                     card.to_string()
                 } else {
                     "?".into()
@@ -107,7 +117,7 @@ impl Event {
                 class,
                 cards,
             } => {
-                let shown = if *owner == seat {
+                let shown = if sees(owner) {
                     join_cards(cards)
                 } else {
                     format!("#{}", cards.len())

@@ -18,4 +18,6 @@ pub mod observation;
 pub mod sampling;
 pub use observation::Observation;
 pub mod engine;
+pub mod protocol;
 pub mod selfplay;
+pub mod wire;

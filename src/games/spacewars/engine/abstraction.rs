@@ -74,7 +74,11 @@ pub fn reaching_set(cards: &[Card], need: u8, cost: impl Fn(Card) -> i32) -> Vec
     let need = need as u32;
     let total: u32 = cards.iter().map(|c| c.value() as u32).sum();
     if total < need || need == 0 {
-        return if need == 0 { Vec::new() } else { cards.to_vec() };
+        return if need == 0 {
+            Vec::new()
+        } else {
+            cards.to_vec()
+        };
     }
     let mut best: Option<(i32, Vec<Card>)> = None;
     let mut consider = |set: Vec<Card>| {
@@ -147,7 +151,12 @@ pub fn boarding_source(w: &State, seat: u8) -> Option<(u8, Card, u8)> {
         .iter()
         .filter(|s| s.alive && s.owner == seat && s.hull.len() >= 3)
         .filter_map(|s| {
-            let club = s.hull.iter().filter(|&&c| r.is_crew(c)).map(|c| c.value()).max()?;
+            let club = s
+                .hull
+                .iter()
+                .filter(|&&c| r.is_crew(c))
+                .map(|c| c.value())
+                .max()?;
             let board = *s
                 .hull
                 .iter()
@@ -371,9 +380,7 @@ pub fn concretize(w: &State, seat: u8, action: Action) -> Decision {
             if action == Action::LoseCheap {
                 hull.sort_by_key(|&c| util(c));
             } else {
-                hull.sort_by_key(|&c| {
-                    (r.blocks_laser[c.index()] || r.is_crew(c), util(c))
-                });
+                hull.sort_by_key(|&c| (r.blocks_laser[c.index()] || r.is_crew(c), util(c)));
             }
             hull.truncate(count as usize);
             Decision::Lose(hull)

@@ -89,15 +89,13 @@ fn tactical(w: &State, seat: u8) -> Decision {
     };
     if let Some((_, _, club)) = boarding_source(w, seat) {
         if club >= STRONG_CREW {
-            let rich = enemies().max_by_key(|s| s.hull.len()).map_or(weak.id, |s| s.id);
+            let rich = enemies()
+                .max_by_key(|s| s.hull.len())
+                .map_or(weak.id, |s| s.id);
             let Decision::Attack(b) = concretize(w, seat, Action::Board(rich)) else {
                 unreachable!()
             };
-            if let Some(board) = b
-                .iter()
-                .find(|o| r_is_boarding(w, o.card))
-                .copied()
-            {
+            if let Some(board) = b.iter().find(|o| r_is_boarding(w, o.card)).copied() {
                 orders.retain(|o| o.from != board.from);
                 orders.push(board);
             }
