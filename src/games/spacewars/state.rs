@@ -245,6 +245,51 @@ impl State {
         Ok(s)
     }
 
+    /// A position set up at the start of round 1 (Tactical): ships given as (owner seat, class id,
+    /// hull), with the draw pile (top = last) and discard pile. For puzzles, tests and analysis;
+    /// card totals are not checked against the pack.
+    pub fn from_ships(
+        rules: Arc<Ruleset>,
+        players: usize,
+        ships: &[(u8, u8, Vec<Card>)],
+        draw: Vec<Card>,
+        discard: Vec<Card>,
+        seed: u64,
+    ) -> Result<State, Illegal> {
+        let mut s = State::with_rules(rules, players, seed)?;
+        s.hands.iter_mut().for_each(|h| h.clear());
+        s.draw = draw;
+        s.discard = discard;
+        for (i, (owner, class, hull)) in ships.iter().enumerate() {
+            if *owner as usize >= players {
+                return Err(Illegal::NoSuchSeat(*owner));
+            }
+            let k = s
+                .rules
+                .classes
+                .get(*class as usize)
+                .ok_or(Illegal::NoSuchClass(*class))?;
+            let marker = Card::all()
+                .find(|&c| k.marker.accepts(c))
+                .unwrap_or(Card::JOKER);
+            s.classes[*owner as usize] = Some((*class, marker));
+            s.ships.push(Ship {
+                id: i as u8,
+                owner: *owner,
+                class: *class,
+                size: k.size,
+                hull: hull.clone(),
+                alive: !hull.is_empty(),
+            });
+        }
+        for p in 0..players {
+            s.active[p] = s.ships.iter().any(|sh| sh.alive && sh.owner == p as u8);
+        }
+        s.start_round();
+        s.advance();
+        Ok(s)
+    }
+
     /// Starts logging events (with the deal); the referee forwards them per seat.
     pub fn enable_log(&mut self) {
         let mut v = Vec::new();
