@@ -129,7 +129,11 @@ impl Observation {
                     class: sh.class,
                     size: sh.size,
                     alive: sh.alive,
-                    hull: mine(sh.owner, &sh.hull),
+                    hull: if sh.alive {
+                        mine(sh.owner, &sh.hull)
+                    } else {
+                        Cards::Count(0)
+                    },
                 })
                 .collect(),
             attacks: state

@@ -573,6 +573,7 @@ pub fn parse_observation(text: &str, rules: &Arc<Ruleset>) -> Result<Observation
         .enumerate()
         .map(|(i, s)| s.ok_or(format!("position lacks 'p{}='", i + 1)))
         .collect::<Result<_, _>>()?;
+    seats[seat as usize].hand = Cards::Own(Vec::new());
     let own_or_count = |owner: u8, c: CardsText, what: &str| -> Result<Cards, String> {
         match c {
             CardsText::Count(n) => Ok(Cards::Count(n)),
