@@ -181,7 +181,11 @@ pub struct Session<W: Write + Send + 'static> {
     options: Options,
     source: Option<Source>,
     player: Option<Box<dyn Player>>,
-    search: Option<(JoinHandle<Box<dyn Player>>, Arc<AtomicBool>)>,
+    search: Option<(
+        JoinHandle<Box<dyn Player>>,
+        Arc<AtomicBool>,
+        Arc<AtomicBool>,
+    )>,
 }
 
 impl<W: Write + Send + 'static> Session<W> {
@@ -209,11 +213,13 @@ impl<W: Write + Send + 'static> Session<W> {
     }
 
     fn searching(&self) -> bool {
-        self.search.as_ref().is_some_and(|(h, _)| !h.is_finished())
+        self.search
+            .as_ref()
+            .is_some_and(|(_, _, done)| !done.load(Ordering::Acquire))
     }
 
     fn join(&mut self) {
-        if let Some((h, stop)) = self.search.take() {
+        if let Some((h, stop, _)) = self.search.take() {
             stop.store(true, Ordering::Relaxed);
             match h.join() {
                 Ok(p) => self.player = Some(p),
@@ -433,11 +439,14 @@ impl<W: Write + Send + 'static> Session<W> {
         let out = self.out.clone();
         let rules = self.rules.clone();
         let flag = stop.clone();
+        let done = Arc::new(AtomicBool::new(false));
+        let finished = done.clone();
         let handle = std::thread::spawn(move || {
             let start = Instant::now();
             let result = player.decide(&obs, &budget, &flag);
             let ms = start.elapsed().as_millis() as u64;
             let mut o = out.lock().expect("output lock");
+            finished.store(true, Ordering::Release);
             match result {
                 Ok(c) => {
                     let nps = c.iterations * 1000 / ms.max(1);
@@ -455,7 +464,7 @@ impl<W: Write + Send + 'static> Session<W> {
             let _ = o.flush();
             player
         });
-        self.search = Some((handle, stop));
+        self.search = Some((handle, stop, done));
     }
 
     fn budget(&self, args: &[GoArg]) -> Budget {
@@ -486,7 +495,7 @@ impl<W: Write + Send + 'static> Session<W> {
 
     /// Waits for a running search to finish (used at end of input).
     pub fn finish(&mut self) {
-        if let Some((h, _)) = self.search.take() {
+        if let Some((h, _, _)) = self.search.take() {
             if let Ok(p) = h.join() {
                 self.player = Some(p);
             }

@@ -576,6 +576,9 @@ pub fn parse_observation(text: &str, rules: &Arc<Ruleset>) -> Result<Observation
     seats[seat as usize].hand = Cards::Own(Vec::new());
     let own_or_count = |owner: u8, c: CardsText, what: &str| -> Result<Cards, String> {
         match c {
+            CardsText::Count(n) if owner == seat && n > 0 => Err(format!(
+                "{what}: the seat's own cards must be shown, not counted"
+            )),
             CardsText::Count(n) => Ok(Cards::Count(n)),
             CardsText::Known(v) if owner == seat => Ok(Cards::Own(v)),
             CardsText::Known(_) => Err(format!(
