@@ -1,7 +1,8 @@
 //! The compact action abstraction the searches branch on. A full Tactical decision (any subset of
 //! attack cards, each at any enemy ship) has far too many variants, so a seat's Tactical choice is
-//! one of: hold fire, fire every laser and missile at one enemy ship, board one enemy ship with one
-//! boarding card from the best-crewed ship, or both at once. Blocking, losses, crew and repelling
+//! one of: hold fire; fire at one enemy ship about what it takes to destroy it, or everything;
+//! spread the fire over the enemy ships, weakest first; board one enemy ship with one boarding card
+//! from the best-crewed ship; or fire and board one ship at once. Blocking, losses, crew and repelling
 //! are reduced to a few named policies. [`concretize`] turns an action into a legal [`Decision`].
 
 use super::super::card::Card;
@@ -20,8 +21,13 @@ pub enum Action {
     Discard,
     /// Tactical: no attack.
     Hold,
-    /// Tactical: every laser and missile at this ship.
+    /// Tactical: lasers and missiles at this ship, about what it takes to destroy it.
     Fire(u8),
+    /// Tactical: every laser and missile at this ship.
+    FireAll(u8),
+    /// Tactical: lasers and missiles spread over the enemy ships, weakest first, each getting
+    /// about what it takes to destroy it.
+    Spread,
     /// Tactical: one boarding action at this ship.
     Board(u8),
     /// Tactical: fire and board this ship.
@@ -199,9 +205,13 @@ pub fn actions(w: &State, seat: u8, kind: DecisionKind, out: &mut Vec<Action>) {
             out.push(Action::Hold);
             let fire = has_fire(w, seat);
             let board = boarding_source(w, seat).is_some();
+            if fire {
+                out.push(Action::Spread);
+            }
             for t in enemy_ships(w, seat) {
                 if fire {
                     out.push(Action::Fire(t));
+                    out.push(Action::FireAll(t));
                 }
                 if board {
                     out.push(Action::Board(t));
@@ -267,10 +277,19 @@ fn split(w: &State, seat: u8, variant: u8) -> Vec<Vec<Card>> {
     piles
 }
 
-fn fire_orders(w: &State, seat: u8, target: u8, out: &mut Vec<AttackOrder>) {
+/// Damage to send at a ship so that it is likely destroyed: its cards plus a margin for blocks.
+fn kill_need(w: &State, target: u8) -> u32 {
+    let h = w.ships[target as usize].hull.len() as u32;
+    h + 2 + h / 3
+}
+
+/// Fire plan: lasers and missiles (each ship keeps at least one card) assigned to `targets` in
+/// order, each target getting about what it takes to destroy it ([`kill_need`]) and no more;
+/// with `all`, the cards left over go to the last target too.
+fn fire_orders(w: &State, seat: u8, targets: &[u8], all: bool, out: &mut Vec<AttackOrder>) {
+    let mut cards: Vec<(u8, Card)> = Vec::new();
     for s in w.ships.iter().filter(|s| s.alive && s.owner == seat) {
-        let mut left = s.hull.len();
-        let mut cards: Vec<Card> = s
+        let mut firing: Vec<Card> = s
             .hull
             .iter()
             .copied()
@@ -281,19 +300,47 @@ fn fire_orders(w: &State, seat: u8, target: u8, out: &mut Vec<AttackOrder>) {
                 )
             })
             .collect();
-        cards.sort_by_key(|c| std::cmp::Reverse(c.value()));
-        for c in cards {
-            if left <= 1 {
-                break;
-            }
-            left -= 1;
+        firing.sort_by_key(|c| std::cmp::Reverse(c.value()));
+        firing.truncate(s.hull.len().saturating_sub(1));
+        cards.extend(firing.into_iter().map(|c| (s.id, c)));
+    }
+    cards.sort_by_key(|(_, c)| std::cmp::Reverse(c.value()));
+    for (n, &t) in targets.iter().enumerate() {
+        let mut need = kill_need(w, t);
+        while need > 0 && !cards.is_empty() {
+            // The smallest card that finishes the job, else the largest.
+            let i = cards
+                .iter()
+                .rposition(|(_, c)| c.value() as u32 >= need)
+                .unwrap_or(0);
+            let (from, card) = cards.remove(i);
+            need = need.saturating_sub(card.value() as u32);
             out.push(AttackOrder {
-                from: s.id,
-                card: c,
-                target,
+                from,
+                card,
+                target: t,
             });
         }
+        if all && n + 1 == targets.len() {
+            for (from, card) in cards.drain(..) {
+                out.push(AttackOrder {
+                    from,
+                    card,
+                    target: t,
+                });
+            }
+        }
     }
+}
+
+/// Enemy ships, fewest cards first (larger ships first on ties).
+pub fn weakest_first(w: &State, seat: u8) -> Vec<u8> {
+    let mut v: Vec<u8> = enemy_ships(w, seat).collect();
+    v.sort_by_key(|&t| {
+        let s = &w.ships[t as usize];
+        (s.hull.len(), std::cmp::Reverse(s.size))
+    });
+    v
 }
 
 /// Turns an abstract action of `seat` into a legal decision in world `w`. Uses only the seat's own
@@ -328,10 +375,18 @@ pub fn concretize(w: &State, seat: u8, action: Action) -> Decision {
             Decision::Discard(hand)
         }
         Action::Hold => Decision::Attack(Vec::new()),
-        Action::Fire(t) | Action::Board(t) | Action::FireBoard(t) => {
+        Action::Spread => {
+            let mut orders = Vec::new();
+            fire_orders(w, seat, &weakest_first(w, seat), false, &mut orders);
+            Decision::Attack(orders)
+        }
+        Action::Fire(t) | Action::FireAll(t) | Action::Board(t) | Action::FireBoard(t) => {
             let mut orders = Vec::new();
             if matches!(action, Action::Fire(_) | Action::FireBoard(_)) {
-                fire_orders(w, seat, t, &mut orders);
+                fire_orders(w, seat, &[t], false, &mut orders);
+            }
+            if let Action::FireAll(_) = action {
+                fire_orders(w, seat, &[t], true, &mut orders);
             }
             if matches!(action, Action::Board(_) | Action::FireBoard(_)) {
                 if let Some((from, card, _)) = boarding_source(w, seat) {

@@ -3,7 +3,7 @@
 //! valuable one. Also the playout policy of the searches.
 
 use super::super::card::Card;
-use super::super::decision::{Decision, DecisionKind};
+use super::super::decision::{AttackOrder, Decision, DecisionKind};
 use super::super::ruleset::{AttackRole, Marker};
 use super::super::state::{State, Step};
 use super::abstraction::{boarding_source, concretize, Action};
@@ -77,33 +77,25 @@ pub fn decide(w: &State, seat: u8, kind: DecisionKind) -> Decision {
     concretize(w, seat, action)
 }
 
-/// Fire at the enemy ship with fewest cards (the larger one on ties), board the enemy ship with
-/// most cards when the best club reaches [`STRONG_CREW`].
+/// Spread the fire over the enemy ships, weakest first, about what each takes to destroy; board
+/// the enemy ship with most cards when the best club reaches [`STRONG_CREW`].
 fn tactical(w: &State, seat: u8) -> Decision {
-    let enemies = || w.ships.iter().filter(|s| s.alive && s.owner != seat);
-    let Some(weak) = enemies().min_by_key(|s| (s.hull.len(), std::cmp::Reverse(s.size))) else {
-        return Decision::Attack(Vec::new());
-    };
-    let Decision::Attack(mut orders) = concretize(w, seat, Action::Fire(weak.id)) else {
+    let Decision::Attack(mut orders) = concretize(w, seat, Action::Spread) else {
         unreachable!()
     };
-    if let Some((_, _, club)) = boarding_source(w, seat) {
+    if let Some((from, card, club)) = boarding_source(w, seat) {
         if club >= STRONG_CREW {
-            let rich = enemies()
+            let rich = w
+                .ships
+                .iter()
+                .filter(|s| s.alive && s.owner != seat)
                 .max_by_key(|s| s.hull.len())
-                .map_or(weak.id, |s| s.id);
-            let Decision::Attack(b) = concretize(w, seat, Action::Board(rich)) else {
-                unreachable!()
-            };
-            if let Some(board) = b.iter().find(|o| r_is_boarding(w, o.card)).copied() {
-                orders.retain(|o| o.from != board.from);
-                orders.push(board);
+                .map(|s| s.id);
+            if let Some(target) = rich {
+                orders.retain(|o| o.from != from);
+                orders.push(AttackOrder { from, card, target });
             }
         }
     }
     Decision::Attack(orders)
-}
-
-fn r_is_boarding(w: &State, c: Card) -> bool {
-    w.rules.attack_role(c) == Some(AttackRole::Boarding)
 }
