@@ -65,6 +65,9 @@ pub enum Command {
     Show(u8),
     /// `go ...`
     Go(Vec<GoArg>),
+    /// `event <text>`: a public or private event forwarded by the referee; informational only
+    /// (everything it says is also in the next `position`), logged at debug level.
+    Event(String),
     /// `stop`
     Stop,
     /// `quit`
@@ -118,6 +121,9 @@ fn command(i: &str) -> Res<'_, Command> {
             |(s, d): (u8, &str)| Command::Play(s, d.into()),
         ),
         map(preceded(tag("show "), small), Command::Show),
+        map(preceded(tag("event "), rest), |r: &str| {
+            Command::Event(r.trim().into())
+        }),
         map(
             preceded(tag("go"), preceded(space0, separated_list0(space1, go_arg))),
             Command::Go,
@@ -263,6 +269,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 self.say("uciok");
             }
             Command::IsReady => self.say("readyok"),
+            Command::Event(text) => log::debug!("event {text}"),
             Command::Stop => self.join(),
             Command::Quit => {
                 self.join();
