@@ -1,5 +1,7 @@
+//! Games between every pair of built-in players finish, and their records replay to the same result.
+
 use orrery::games::spacewars::engine::{make_player, Budget};
-use orrery::games::spacewars::selfplay::{play_game, play_logged};
+use orrery::games::spacewars::selfplay::play_game;
 
 #[test]
 fn games_between_all_players_finish_and_replay() {
@@ -26,22 +28,5 @@ fn games_between_all_players_finish_and_replay() {
             g.rounds,
             g.record.decisions.len()
         );
-    }
-}
-
-#[test]
-fn show_log() {
-    let mut players: Vec<_> = ["heuristic", "random"]
-        .iter()
-        .enumerate()
-        .map(|(s, n)| make_player(n, 10 + s as u64).unwrap())
-        .collect();
-    let (g, ev) = play_logged(&mut players, 8, &Budget::iterations(30)).unwrap();
-    let rules = orrery::games::spacewars::Ruleset::default();
-    for e in &ev {
-        eprintln!("{}", e.line_for(9, &rules));
-    }
-    for d in &g.record.decisions {
-        eprintln!("{d:?}");
     }
 }

@@ -450,7 +450,10 @@ impl<W: Write + Send + 'static> Session<W> {
         let finished = done.clone();
         let handle = std::thread::spawn(move || {
             let start = Instant::now();
-            let result = player.decide(&obs, &budget, &flag);
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                player.decide(&obs, &budget, &flag)
+            }))
+            .unwrap_or_else(|_| Err("the search failed on this position".into()));
             let ms = start.elapsed().as_millis() as u64;
             let mut o = out.lock().expect("output lock");
             finished.store(true, Ordering::Release);

@@ -667,6 +667,9 @@ pub fn parse_observation(text: &str, rules: &Arc<Ruleset>) -> Result<Observation
             let mk = |c: Card, f: u8, a: u8| -> Result<Attack, String> {
                 let t = target.ok_or("a resolving attack needs a ship")?;
                 ship_ok(f)?;
+                if a >= players {
+                    return Err(format!("attacker seat {} beyond players", a as u16 + 1));
+                }
                 Ok(Attack {
                     card: c,
                     from: f,

@@ -198,8 +198,12 @@ impl Ismcts {
                     .iter()
                     .map(|&(seat, kind, a)| (seat, kind, concretize(&w, seat, a)))
                     .collect();
+                let mut stuck = false;
                 for (seat, kind, d) in &decided {
-                    apply_or_random(&mut w, *seat, *kind, d, &mut self.rng);
+                    stuck |= !apply_or_random(&mut w, *seat, *kind, d, &mut self.rng);
+                }
+                if stuck {
+                    break;
                 }
                 let key = h.finish();
                 let child = self.nodes[node]

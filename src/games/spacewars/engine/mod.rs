@@ -121,20 +121,24 @@ impl Player for Simple {
 }
 
 /// Applies `d` for `seat`; a decision the rules refuse (an abstraction slip) is replaced by a
-/// random legal one so a playout never stops.
+/// random legal one so a playout goes on. False when no legal decision was found (a world where
+/// the seat cannot decide at all); the caller then stops playing that world.
 pub(crate) fn apply_or_random<R: Rng>(
     w: &mut State,
     seat: u8,
     kind: DecisionKind,
     d: &Decision,
     rng: &mut R,
-) {
+) -> bool {
     if let Err(e) = w.apply(seat, d) {
         log::debug!("abstraction produced an illegal {d:?}: {e}");
         let d = random::decide(w, seat, kind, rng);
-        w.apply(seat, &d)
-            .expect("the random player only makes legal decisions");
+        if let Err(e) = w.apply(seat, &d) {
+            log::warn!("no legal decision for seat {} ({kind:?}): {e}", seat + 1);
+            return false;
+        }
     }
+    true
 }
 
 /// Evaluation of an unfinished world for each seat: its share of all hull cards and ships.
@@ -185,7 +189,10 @@ pub fn playout<R: Rng>(
             } else {
                 heuristic::decide(w, seat, kind)
             };
-            apply_or_random(w, seat, kind, &d, rng);
+            if !apply_or_random(w, seat, kind, &d, rng) {
+                evaluate(w, rewards);
+                return;
+            }
         }
     }
 }

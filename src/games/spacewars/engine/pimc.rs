@@ -78,7 +78,9 @@ impl Player for Pimc {
                         } else {
                             heuristic::decide(&w, s, k)
                         };
-                        apply_or_random(&mut w, s, k, &d, &mut self.rng);
+                        if !apply_or_random(&mut w, s, k, &d, &mut self.rng) {
+                            break;
+                        }
                     }
                     playout(
                         &mut w,
