@@ -60,6 +60,8 @@ pub struct Ismcts {
     /// Probability of a random decision in playouts.
     pub playout_eps: f64,
     nodes: Vec<Node>,
+    idx: Vec<usize>,
+    fresh: Vec<usize>,
 }
 
 impl Ismcts {
@@ -72,6 +74,8 @@ impl Ismcts {
             playout_rounds: 8,
             playout_eps: 0.1,
             nodes: Vec::new(),
+            idx: Vec::new(),
+            fresh: Vec::new(),
         }
     }
 
@@ -82,9 +86,9 @@ impl Ismcts {
 
     fn select(&mut self, node: usize, seat: u8, acts: &[Action]) -> usize {
         let n = &mut self.nodes[node];
-        let mut fresh: Vec<usize> = Vec::new();
-        let mut best = (f32::NEG_INFINITY, usize::MAX);
-        let mut idx = Vec::with_capacity(acts.len());
+        let (idx, fresh) = (&mut self.idx, &mut self.fresh);
+        idx.clear();
+        fresh.clear();
         for &a in acts {
             let i = match n.edges.iter().position(|e| e.seat == seat && e.action == a) {
                 Some(i) => i,
@@ -102,7 +106,8 @@ impl Ismcts {
             n.edges[i].avail += 1;
             idx.push(i);
         }
-        for &i in &idx {
+        let mut best = (f32::NEG_INFINITY, usize::MAX);
+        for &i in idx.iter() {
             let e = &n.edges[i];
             if e.visits == 0 {
                 fresh.push(i);
