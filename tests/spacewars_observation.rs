@@ -111,3 +111,26 @@ fn observations_never_hold_hidden_cards_over_many_games() {
     }
     assert!(views > 2000, "only {views} views checked");
 }
+
+#[test]
+fn referee_lines_and_checked_decisions() {
+    use orrery::games::spacewars::wire::{checked_decision, lines_for_seat};
+    let mut s = State::new(2, 5).unwrap();
+    s.enable_log();
+    let lines = lines_for_seat(&s, 1, 0);
+    assert_eq!(lines[0], "event dealt 1 #10");
+    assert_eq!(lines[1], "event dealt 2 9D,9D,5H,8H,4S,AC,2C,QS,7S,8H");
+    assert!(lines[2].starts_with("position seat=2 players=2"));
+    assert!(checked_decision(&s, 1, "bestmove class battleship QS").is_ok());
+    let e = checked_decision(&s, 1, "bestmove class battleship QH").unwrap_err();
+    assert_eq!(
+        e,
+        "illegal decision 'class battleship QH': card QH is not held there"
+    );
+    assert!(checked_decision(&s, 1, "class battleship Q").is_err());
+    let d = checked_decision(&s, 0, "class fighters JH").unwrap();
+    s.apply(0, &d).unwrap();
+    assert!(checked_decision(&s, 0, "class fighters TD")
+        .unwrap_err()
+        .contains("owes no decision"));
+}

@@ -726,3 +726,27 @@ pub fn parse_observation(text: &str, rules: &Arc<Ruleset>) -> Result<Observation
     }
     Ok(obs)
 }
+
+/// Every line the referee sends `seat` to bring it up to date: the events logged since index
+/// `from` (masked for the seat, as `event ...`; empty unless the state logs events), then the
+/// seat's `position` line.
+pub fn lines_for_seat(state: &State, seat: u8, from: usize) -> Vec<String> {
+    let mut v: Vec<String> = state.events()[from.min(state.events().len())..]
+        .iter()
+        .map(|e| format!("event {}", e.line_for(seat, state.rules())))
+        .collect();
+    v.push(position_line(state, seat));
+    v
+}
+
+/// The referee's side of `bestmove`: parses the text (with or without the `bestmove` keyword)
+/// into a decision and checks it with the rules core for `seat`, without applying it.
+pub fn checked_decision(state: &State, seat: u8, text: &str) -> Result<Decision, String> {
+    let t = text.trim();
+    let t = t.strip_prefix("bestmove").map_or(t, str::trim_start);
+    let d = parse_decision(t, state.rules())?;
+    state
+        .check(seat, &d)
+        .map_err(|e| format!("illegal decision '{t}': {e}"))?;
+    Ok(d)
+}
