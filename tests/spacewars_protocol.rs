@@ -245,3 +245,24 @@ fn every_bad_input_line_gets_an_error_and_changes_nothing() {
         "{r:?}"
     );
 }
+
+#[test]
+fn go_with_the_seat_clock_answers_in_time() {
+    let mut e = Engine::start();
+    e.ask("uci");
+    e.ask("newgame 4 9");
+    let t = std::time::Instant::now();
+    e.send("go seat 3 time 3000 inc 0");
+    let r = e.until("bestmove");
+    assert!(
+        t.elapsed() < Duration::from_millis(2000),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(r.last().unwrap().starts_with("bestmove class "), "{r:?}");
+    let r = e.ask("play 3 ".to_string().as_str());
+    assert!(
+        r.iter().any(|l| l.starts_with("info string error: ")),
+        "{r:?}"
+    );
+}

@@ -14,7 +14,7 @@ use super::super::observation::Observation;
 use super::super::ruleset::Ruleset;
 use super::super::sampling::sample_world;
 use super::abstraction::{actions, concretize, Action};
-use super::{apply_or_random, playout, Budget, Choice, Player};
+use super::{apply_or_random, heuristic, playout, Budget, Choice, Player};
 use rand::{seq::SliceRandom, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::hash::{Hash, Hasher};
@@ -59,6 +59,9 @@ pub struct Ismcts {
     pub playout_rounds: u16,
     /// Probability of a random decision in playouts.
     pub playout_eps: f64,
+    /// Other seats decide by the heuristic policy inside the tree (an opponent model, as in
+    /// PIMC) instead of by their own bandits.
+    pub opponent_model: bool,
     nodes: Vec<Node>,
     idx: Vec<usize>,
     fresh: Vec<usize>,
@@ -73,6 +76,7 @@ impl Ismcts {
             exploration: 0.7,
             playout_rounds: 8,
             playout_eps: 0.1,
+            opponent_model: false,
             nodes: Vec::new(),
             idx: Vec::new(),
             fresh: Vec::new(),
@@ -189,6 +193,9 @@ impl Ismcts {
                 chosen.clear();
                 let mut h = Fnv(0xcbf2_9ce4_8422_2325);
                 for &(seat, kind) in pend.iter() {
+                    if self.opponent_model && seat != root_seat {
+                        continue;
+                    }
                     actions(&w, seat, kind, &mut acts);
                     if acts.is_empty() {
                         continue;
@@ -199,10 +206,18 @@ impl Ismcts {
                     (seat, a).hash(&mut h);
                     chosen.push((seat, kind, a));
                 }
-                let decided: Vec<_> = chosen
+                let mut decided: Vec<_> = chosen
                     .iter()
                     .map(|&(seat, kind, a)| (seat, kind, concretize(&w, seat, a)))
                     .collect();
+                for &(seat, kind) in pend.iter() {
+                    if self.opponent_model && seat != root_seat {
+                        decided.push((seat, kind, heuristic::decide(&w, seat, kind)));
+                    }
+                }
+                if decided.is_empty() {
+                    break;
+                }
                 let mut stuck = false;
                 for (seat, kind, d) in &decided {
                     stuck |= !apply_or_random(&mut w, *seat, *kind, d, &mut self.rng);
