@@ -79,7 +79,7 @@ fn observations_never_hold_hidden_cards_over_many_games() {
         let mut ps: Vec<_> = (0..players)
             .map(|i| {
                 make_player(
-                    if (i + game as usize) % 2 == 0 {
+                    if (i + game as usize).is_multiple_of(2) {
                         "random"
                     } else {
                         "heuristic"

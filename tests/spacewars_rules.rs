@@ -387,8 +387,10 @@ fn simultaneous_wipe_out_is_a_draw() {
 
 #[test]
 fn round_limit_ends_in_a_draw() {
-    let mut rules = Ruleset::default();
-    rules.round_limit = 3;
+    let rules = Ruleset {
+        round_limit: 3,
+        ..Ruleset::default()
+    };
     let s = table_with(rules, &[(0, BS, "2C 3C"), (1, BS, "4C 5C")], "");
     // Nobody can attack: rounds pass on their own until the limit.
     assert_eq!(s.outcome(), Some(Outcome::Draw(0b11)));

@@ -76,7 +76,7 @@ impl Event {
     }
 
     fn line(&self, viewer: Option<u8>, rules: &Ruleset) -> String {
-        let sees = |s: &u8| viewer.map_or(true, |v| v == *s);
+        let sees = |s: &u8| viewer.is_none_or(|v| v == *s);
         let code = |c: &u8| rules.classes.get(*c as usize).map_or('?', |k| k.code);
         match self {
             Event::Dealt { seat: s, cards } => {

@@ -177,8 +177,15 @@ impl Default for Options {
 
 enum Source {
     Position(Observation),
-    Table(State),
+    Table(Box<State>),
 }
+
+/// A running search: its thread (which hands the player back), its stop flag, its done flag.
+type Search = (
+    JoinHandle<Box<dyn Player>>,
+    Arc<AtomicBool>,
+    Arc<AtomicBool>,
+);
 
 /// The protocol session: options, what the engine knows, the running search.
 pub struct Session<W: Write + Send + 'static> {
@@ -187,11 +194,7 @@ pub struct Session<W: Write + Send + 'static> {
     options: Options,
     source: Option<Source>,
     player: Option<Box<dyn Player>>,
-    search: Option<(
-        JoinHandle<Box<dyn Player>>,
-        Arc<AtomicBool>,
-        Arc<AtomicBool>,
-    )>,
+    search: Option<Search>,
 }
 
 impl<W: Write + Send + 'static> Session<W> {
@@ -299,7 +302,7 @@ impl<W: Write + Send + 'static> Session<W> {
                     s.enable_log();
                     self.print_events(&s, 0);
                     self.print_pending(&s);
-                    self.source = Some(Source::Table(s));
+                    self.source = Some(Source::Table(Box::new(s)));
                 }
                 Err(_) => self.error("a table has 2 to 8 players"),
             },

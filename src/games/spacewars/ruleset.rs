@@ -178,7 +178,10 @@ impl Ruleset {
         let mut v = Vec::new();
         for _ in 0..self.decks(players) {
             v.extend(Card::all().filter(|c| !c.is_joker()));
-            v.extend(std::iter::repeat(Card::JOKER).take(self.jokers_per_deck as usize));
+            v.extend(std::iter::repeat_n(
+                Card::JOKER,
+                self.jokers_per_deck as usize,
+            ));
         }
         v
     }

@@ -64,7 +64,7 @@ pub fn unknown_cards(obs: &Observation, rules: &Ruleset) -> Result<Vec<Card>, St
         if s > p {
             return Err(format!("card {c} seen {s} times, the pack holds {p}"));
         }
-        out.extend(std::iter::repeat(c).take((p - s) as usize));
+        out.extend(std::iter::repeat_n(c, (p - s) as usize));
     }
     Ok(out)
 }

@@ -311,6 +311,8 @@ enum Field {
     Pending(Option<DecisionKind>),
 }
 
+type SeatText = (u8, bool, Option<(char, Card)>);
+
 #[derive(Clone, Debug)]
 enum CardsText {
     Known(Vec<Card>),
@@ -493,7 +495,7 @@ pub fn parse_observation(text: &str, rules: &Arc<Ruleset>) -> Result<Observation
     let mut players = None;
     let (mut round, mut limit, mut draw) = (None, None, None);
     let mut discard = Vec::new();
-    let mut seats_raw: Vec<(u8, bool, Option<(char, Card)>)> = Vec::new();
+    let mut seats_raw: Vec<SeatText> = Vec::new();
     let mut hands: Vec<(u8, CardsText)> = Vec::new();
     let mut ships_raw = Vec::new();
     let mut atks = Vec::new();

@@ -89,7 +89,7 @@ pub fn reaching_set(cards: &[Card], need: u8, cost: impl Fn(Card) -> i32) -> Vec
     let mut best: Option<(i32, Vec<Card>)> = None;
     let mut consider = |set: Vec<Card>| {
         let c: i32 = set.iter().map(|&x| cost(x)).sum();
-        if best.as_ref().map_or(true, |(b, _)| c < *b) {
+        if best.as_ref().is_none_or(|(b, _)| c < *b) {
             best = Some((c, set));
         }
     };

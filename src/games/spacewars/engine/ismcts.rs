@@ -174,7 +174,9 @@ impl Ismcts {
                 {
                     break;
                 }
-                if iterations % 16 == 0 && budget.time.is_some_and(|t| start.elapsed() >= t) {
+                if iterations.is_multiple_of(16)
+                    && budget.time.is_some_and(|t| start.elapsed() >= t)
+                {
                     break;
                 }
             }

@@ -182,8 +182,7 @@ pub fn playout<R: Rng>(
             evaluate(w, rewards);
             return;
         }
-        for i in 0..buf.len() {
-            let (seat, kind) = buf[i];
+        for &(seat, kind) in buf.iter() {
             let d = if eps > 0.0 && rng.gen_bool(eps) {
                 random::decide(w, seat, kind, rng)
             } else {
