@@ -1,0 +1,118 @@
+//! The engines: every abstract action becomes a legal decision, searches are seeded and keep to
+//! their budget, and ISMCTS beats the random player.
+
+use orrery::games::spacewars::engine::abstraction::{actions, concretize, reaching_set};
+use orrery::games::spacewars::engine::ismcts::Ismcts;
+use orrery::games::spacewars::engine::{make_player, Budget};
+use orrery::games::spacewars::observation::Observation;
+use orrery::games::spacewars::selfplay::play_game;
+use orrery::games::spacewars::state::State;
+use orrery::games::spacewars::{Card, Ruleset};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+fn cs(s: &str) -> Vec<Card> {
+    s.split_whitespace().map(|c| c.parse().unwrap()).collect()
+}
+
+#[test]
+fn reaching_sets_are_minimal() {
+    let set = reaching_set(&cs("AS 2S 3S 4S 5S"), 9, |c| c.value() as i32);
+    let sum: u32 = set.iter().map(|c| c.value() as u32).sum();
+    let least = set.iter().map(|c| c.value() as u32).min().unwrap();
+    assert!(sum >= 9 && sum - least < 9, "{set:?}");
+    assert_eq!(
+        reaching_set(&cs("2S 3S"), 9, |c| c.value() as i32),
+        cs("2S 3S")
+    );
+    assert_eq!(
+        reaching_set(&cs("9S 2S 3S"), 4, |c| c.value() as i32).len(),
+        2
+    );
+    assert_eq!(
+        reaching_set(&cs("9S 2S 3S"), 4, |c| if c.value() == 9 { 0 } else { 10 }),
+        cs("9S")
+    );
+}
+
+#[test]
+fn every_abstract_action_is_legal() {
+    let stop = AtomicBool::new(false);
+    let mut acts = Vec::new();
+    let mut pend = Vec::new();
+    let mut checked = 0;
+    for game in 0..40u64 {
+        let players = 2 + (game % 5) as usize;
+        let mut s = State::new(players, 1000 + game).unwrap();
+        let mut p = make_player(if game % 2 == 0 { "random" } else { "heuristic" }, game).unwrap();
+        while !s.is_over() {
+            s.pending(&mut pend);
+            let mut decided = Vec::new();
+            for &(seat, kind) in &pend {
+                actions(&s, seat, kind, &mut acts);
+                assert!(!acts.is_empty(), "{kind:?}");
+                for &a in &acts {
+                    let d = concretize(&s, seat, a);
+                    s.check(seat, &d)
+                        .unwrap_or_else(|e| panic!("{a:?} -> {d:?}: {e}"));
+                    checked += 1;
+                }
+                let c = p
+                    .decide(&Observation::of(&s, seat), &Budget::default(), &stop)
+                    .unwrap();
+                decided.push((seat, c.decision));
+            }
+            for (seat, d) in decided {
+                s.apply(seat, &d).unwrap();
+            }
+        }
+    }
+    assert!(checked > 1000);
+}
+
+#[test]
+fn ismcts_is_seeded_and_keeps_its_budget() {
+    let s = State::new(4, 5).unwrap();
+    let obs = Observation::of(&s, 2);
+    let stop = AtomicBool::new(false);
+    let run = |seed| {
+        let mut p = Ismcts::new(Arc::new(Ruleset::default()), seed);
+        p.search(&obs, &Budget::iterations(300), &stop).unwrap()
+    };
+    let (a1, c1) = run(3);
+    let (a2, c2) = run(3);
+    assert_eq!(a1, a2);
+    assert_eq!(c1, c2);
+    assert_eq!(c1.iterations, 300);
+    let mut p = Ismcts::new(Arc::new(Ruleset::default()), 1);
+    let t = std::time::Instant::now();
+    let budget = Budget {
+        iterations: None,
+        time: Some(std::time::Duration::from_millis(100)),
+    };
+    let (_, c) = p.search(&obs, &budget, &stop).unwrap();
+    assert!(t.elapsed() < std::time::Duration::from_millis(1000));
+    assert!(c.iterations > 0);
+}
+
+#[test]
+fn ismcts_beats_random() {
+    let mut score = 0.0;
+    let games = 12u64;
+    for g in 0..games {
+        let mut ps = vec![
+            make_player("ismcts", g).unwrap(),
+            make_player("random", g + 100).unwrap(),
+        ];
+        let flip = g % 2 == 1;
+        if flip {
+            ps.reverse();
+        }
+        let r = play_game(&mut ps, 500 + g, &Budget::iterations(150)).unwrap();
+        score += r.outcome.reward(if flip { 1 } else { 0 }) as f64;
+    }
+    assert!(
+        score >= 0.6 * games as f64,
+        "ISMCTS scored {score} of {games}"
+    );
+}
