@@ -58,6 +58,16 @@ impl TimeControl {
     }
 }
 
+/// How a game's engines expect the clock in `go`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum GoStyle {
+    /// Every seat's clock: `wtime/btime/winc/binc` for two seats, `s1time/s1inc/...` for more.
+    #[default]
+    SeatClocks,
+    /// Only the deciding seat's own clock: `go time <ms> inc <ms>` (Space Wars).
+    OwnClock,
+}
+
 /// A seat ran out of time.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Flagged {
@@ -104,10 +114,17 @@ impl Clocks {
     /// The arguments of `go` for `seat` in the UCI-style dialect: `wtime/btime/winc/binc` for two
     /// seats, `s1time/s1inc/s2time/...` for more, `movetime` or `nodes` otherwise.
     pub fn uci_go(&self) -> String {
+        self.uci_go_styled(0, GoStyle::SeatClocks)
+    }
+
+    /// The `go` line for `seat` in the given style.
+    pub fn uci_go_styled(&self, seat: usize, style: GoStyle) -> String {
         match self.control {
             TimeControl::Clock { increment, .. } => {
                 let inc = ms(increment);
-                if self.remaining.len() == 2 {
+                if style == GoStyle::OwnClock {
+                    format!("go time {} inc {inc}", ms(self.remaining[seat]))
+                } else if self.remaining.len() == 2 {
                     format!(
                         "go wtime {} btime {} winc {inc} binc {inc}",
                         ms(self.remaining[0]),
@@ -199,6 +216,11 @@ mod tests {
             Duration::from_secs(1),
         );
         assert_eq!(mt.uci_go(), "go movetime 100");
+        assert_eq!(mt.uci_go_styled(1, GoStyle::OwnClock), "go movetime 100");
+        assert_eq!(
+            three.uci_go_styled(2, GoStyle::OwnClock),
+            "go time 1000 inc 10"
+        );
         assert!(mt.charge(0, Duration::from_millis(119)).is_ok());
         assert!(mt.charge(0, Duration::from_millis(121)).is_err());
         let mut n = Clocks::new(

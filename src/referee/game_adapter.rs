@@ -4,6 +4,8 @@
 
 use serde_json::Value;
 
+use super::clock::GoStyle;
+
 /// How a game ended: every seat's rank, the result text and the reason.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
@@ -151,6 +153,10 @@ pub trait RefereeGame {
     fn record_extra(&self) -> Value {
         Value::Null
     }
+    /// How `go` carries the clock for this game.
+    fn go_style(&self) -> GoStyle {
+        GoStyle::SeatClocks
+    }
 }
 
 /// Object-safe view of a [`RefereeGame`] for the match loop: decisions as text.
@@ -180,6 +186,8 @@ pub trait DynGame: Send {
     fn uci_position(&self, seat: usize) -> Vec<String>;
     /// Revealed data for the record.
     fn record_extra(&self) -> Value;
+    /// How `go` carries the clock.
+    fn go_style(&self) -> GoStyle;
 }
 
 impl<G: RefereeGame + Send> DynGame for G {
@@ -231,6 +239,9 @@ impl<G: RefereeGame + Send> DynGame for G {
     }
     fn record_extra(&self) -> Value {
         RefereeGame::record_extra(self)
+    }
+    fn go_style(&self) -> GoStyle {
+        RefereeGame::go_style(self)
     }
 }
 

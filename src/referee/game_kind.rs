@@ -2,6 +2,7 @@
 
 use super::game_adapter::DynGame;
 use super::solar_game::SolarGame;
+use super::spacewars_game::SpaceWarsGame;
 use super::spider_game::SpiderGame;
 use super::toy_games::{Race, TicTacToe};
 
@@ -98,7 +99,6 @@ impl GameKind {
         position: Option<&str>,
         deal_seed: u64,
     ) -> Result<Box<dyn DynGame>, String> {
-        let _ = deal_seed;
         match self {
             GameKind::TicTacToe => {
                 let g = match position {
@@ -123,10 +123,16 @@ impl GameKind {
             GameKind::SolarChess => {
                 Ok(Box::new(SolarGame::new(setup.unwrap_or("duel"), position)?))
             }
-            GameKind::SpaceWars => Err(format!(
-                "the {} rules core is not in this build yet",
-                self.name()
-            )),
+            GameKind::SpaceWars => {
+                if position.is_some() {
+                    return Err("space-wars starts from a deal, not a position".into());
+                }
+                let players = setup
+                    .unwrap_or("4")
+                    .parse::<usize>()
+                    .map_err(|_| format!("space-wars: setup {setup:?} must be a player count"))?;
+                Ok(Box::new(SpaceWarsGame::new(players, deal_seed)?))
+            }
         }
     }
 }

@@ -21,6 +21,7 @@ pub mod random_engine;
 pub mod records;
 pub mod schedule;
 pub mod solar_game;
+pub mod spacewars_game;
 pub mod spider_game;
 pub mod stats;
 pub mod tally;

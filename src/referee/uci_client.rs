@@ -100,7 +100,7 @@ impl UciClient {
         for line in game.uci_position(seat) {
             self.send(&line)?;
         }
-        let go = clocks.uci_go();
+        let go = clocks.uci_go_styled(seat, game.go_style());
         let limit = clocks.wait_limit(seat);
         let start = Instant::now();
         self.send(&go)?;
@@ -114,12 +114,21 @@ impl UciClient {
                 last_score = Some((s, d));
                 continue;
             }
-            let mut words = line.split_whitespace();
-            if words.next() == Some("bestmove") {
+            if let Some(rest) = line.strip_prefix("bestmove") {
+                if !(rest.is_empty() || rest.starts_with(char::is_whitespace)) {
+                    continue;
+                }
                 let elapsed = start.elapsed();
-                let text = words
-                    .next()
-                    .ok_or_else(|| Fault::Malformed("`bestmove` without a move".into()))?;
+                // The decision is the rest of the line (Space Wars decisions have several
+                // words), without a trailing `ponder <move>`.
+                let rest = rest.trim();
+                let text = match rest.find(" ponder ") {
+                    Some(i) => rest[..i].trim_end(),
+                    None => rest,
+                };
+                if text.is_empty() {
+                    return Err(Fault::Malformed("`bestmove` without a move".into()));
+                }
                 if text.chars().any(|c| c.is_control()) {
                     return Err(Fault::Malformed(format!("bestmove {text:?}")));
                 }

@@ -1,0 +1,142 @@
+//! Space Wars for the referee: the spacewars rules core ([`crate::games::spacewars`]) behind
+//! [`RefereeGame`]. The referee deals from the block's seed, keeps the hidden state, and sends
+//! each seat only its own observation (the events it may see, then its `position` line); after
+//! the game the record reveals the seed and every hand.
+
+use std::cell::RefCell;
+
+use serde_json::json;
+
+use crate::games::spacewars::wire::{checked_decision, format_decision, lines_for_seat};
+use crate::games::spacewars::{Decision, Outcome as SwOutcome, State};
+
+use super::clock::GoStyle;
+use super::game_adapter::{Outcome, RefereeGame, Refusal};
+
+/// A Space Wars game as the referee keeps it.
+pub struct SpaceWarsGame {
+    state: State,
+    players: usize,
+    seed: u64,
+    decisions: Vec<String>,
+    /// Per seat: events already sent.
+    sent: RefCell<Vec<usize>>,
+}
+
+impl SpaceWarsGame {
+    /// Deals a game for `players` seats (2..=8) from `seed`.
+    pub fn new(players: usize, seed: u64) -> Result<Self, String> {
+        let mut state =
+            State::new(players, seed).map_err(|e| format!("space-wars: {players} players: {e}"))?;
+        state.enable_log();
+        Ok(SpaceWarsGame {
+            state,
+            players,
+            seed,
+            decisions: Vec::new(),
+            sent: RefCell::new(vec![0; players]),
+        })
+    }
+}
+
+impl RefereeGame for SpaceWarsGame {
+    type Move = Decision;
+    fn seats(&self) -> usize {
+        self.players
+    }
+    fn to_decide(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        self.state.pending(&mut out);
+        out.into_iter().map(|(s, _)| s as usize).collect()
+    }
+    fn parse_move(&self, seat: usize, text: &str) -> Result<Decision, Refusal> {
+        checked_decision(&self.state, seat as u8, text).map_err(Refusal)
+    }
+    fn move_text(&self, mv: &Decision) -> String {
+        format_decision(mv, self.state.rules())
+    }
+    fn apply(&mut self, seat: usize, mv: Decision) {
+        self.decisions
+            .push(format_decision(&mv, self.state.rules()));
+        if let Err(e) = self.state.apply(seat as u8, &mv) {
+            log::error!("space-wars: a checked decision was refused on apply: {e}");
+        }
+    }
+    fn legal_moves(&self) -> Vec<String> {
+        Vec::new()
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        let o = self.state.outcome()?;
+        Some(match o {
+            SwOutcome::Win(w) => Outcome::win(w as usize, self.players, "last fleet standing"),
+            SwOutcome::Draw(mask) => {
+                let places: Vec<u32> = (0..self.players)
+                    .map(|s| if mask & (1 << s) != 0 { 1 } else { 2 })
+                    .collect();
+                Outcome::from_places(&places, format!("draw ({})", o.text()))
+            }
+        })
+    }
+    fn start_text(&self) -> String {
+        format!("players={} seed={}", self.players, self.seed)
+    }
+    fn is_standard_start(&self) -> bool {
+        true
+    }
+    fn position_text(&self) -> String {
+        format!(
+            "round={} step={:?} over={}",
+            self.state.round(),
+            self.state.step(),
+            self.state.is_over()
+        )
+    }
+    fn history(&self) -> Vec<String> {
+        self.decisions.clone()
+    }
+    fn uci_position(&self, seat: usize) -> Vec<String> {
+        let mut sent = self.sent.borrow_mut();
+        let lines = lines_for_seat(&self.state, seat as u8, sent[seat]);
+        sent[seat] = self.state.events().len();
+        lines
+    }
+    fn go_style(&self) -> GoStyle {
+        GoStyle::OwnClock
+    }
+    fn record_extra(&self) -> serde_json::Value {
+        let hands: Vec<Vec<String>> = (0..self.players)
+            .map(|s| self.state.hand(s).iter().map(|c| c.to_string()).collect())
+            .collect();
+        json!({
+            "seed": self.seed,
+            "players": self.players,
+            "final_hands": hands,
+            "draw_pile": self.state.draw_pile().iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::game_adapter::DynGame;
+
+    #[test]
+    fn deal_observations_and_refusals() {
+        let mut g = SpaceWarsGame::new(4, 7).unwrap();
+        assert_eq!(DynGame::seats(&g), 4);
+        assert_eq!(
+            DynGame::to_decide(&g),
+            vec![0, 1, 2, 3],
+            "class choice is simultaneous"
+        );
+        let lines = DynGame::uci_position(&g, 2);
+        assert!(lines.last().unwrap().starts_with("position "), "{lines:?}");
+        assert!(g.play(0, "attack 1:QH>2").is_err());
+        assert!(g.play(0, "nonsense").is_err());
+        assert!(DynGame::outcome(&g).is_none());
+        assert!(SpaceWarsGame::new(9, 1).is_err());
+        let extra = DynGame::record_extra(&g);
+        assert_eq!(extra["seed"], 7);
+    }
+}
