@@ -267,7 +267,7 @@ fn info_reports_progress() {
     s.clear();
     s.resize(2);
     let (again, _) = run(&mut s, &pos, &depth(6));
-    assert_eq!(again.best.is_some(), true);
+    assert!(again.best.is_some());
 }
 
 #[test]
