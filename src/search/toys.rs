@@ -217,6 +217,8 @@ pub fn subtraction_value(pile: u32) -> i32 {
 pub struct Wander {
     pub hash: u64,
     pub captures_left: u32,
+    /// Whether some positions (one in five) count as "in check".
+    pub checks: bool,
     pub stack: Vec<(u64, u32)>,
 }
 
@@ -225,7 +227,17 @@ impl Wander {
         Wander {
             hash: mix(seed),
             captures_left: 8,
+            checks: false,
             stack: Vec::new(),
+        }
+    }
+
+    /// The same game where one position in five is "in check" (extensions, evasions in
+    /// quiescence, no null move there).
+    pub fn with_checks(seed: u64) -> Self {
+        Wander {
+            checks: true,
+            ..Wander::new(seed)
         }
     }
 }
@@ -265,7 +277,7 @@ impl TwoSided for Wander {
         self.unmake();
     }
     fn in_check(&self) -> bool {
-        false
+        self.checks && self.hash % 5 == 0
     }
     fn no_moves_score(&self) -> Score {
         DRAW

@@ -11,6 +11,7 @@ pub mod transposition;
 #[cfg(test)]
 mod tests;
 
+pub use crate::search::report::{Info, Outcome, UciScore};
 pub use searcher::{SearchOptions, Searcher, MAX_DEPTH};
 pub use timeman::{Budget, Control};
 pub use transposition::{Bound, TranspositionTable};

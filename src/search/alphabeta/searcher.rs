@@ -16,6 +16,9 @@ use super::transposition::{from_tt, to_tt, Bound, TranspositionTable};
 pub const MAX_DEPTH: u32 = 100;
 /// Half-width of the first aspiration window, in centipawns.
 const ASPIRATION: Score = 30;
+/// Plies into quiescence within which a side in check searches all its evasions (beyond them
+/// it stands pat like any other side).
+const QS_EVASION_PLIES: u32 = 4;
 /// Reverse futility margin per ply of depth.
 const RFP_MARGIN: Score = 120;
 /// Futility margin per ply of depth.
@@ -360,7 +363,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
             depth += 1;
         }
         if depth <= 0 {
-            return self.qsearch(pos, ply, alpha, beta);
+            return self.qsearch(pos, ply, alpha, beta, 0);
         }
         if self.control.poll(self.nodes) {
             return 0;
@@ -524,6 +527,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
         ply: usize,
         mut alpha: Score,
         beta: Score,
+        qply: u32,
     ) -> Score {
         self.t.pv[ply].clear();
         if self.control.poll(self.nodes) {
@@ -550,7 +554,8 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
             }
         }
         let original_alpha = alpha;
-        let in_check = pos.in_check();
+        // Evasions only near the horizon: chains of checks must not grow without bound.
+        let in_check = qply < QS_EVASION_PLIES && pos.in_check();
         let mut picker = std::mem::take(&mut self.t.pickers[ply]);
         let mut best;
         if in_check {
@@ -583,7 +588,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                 }
             }
             pos.make(mv);
-            let score = -self.qsearch(pos, ply + 1, -beta, -alpha);
+            let score = -self.qsearch(pos, ply + 1, -beta, -alpha, qply + 1);
             pos.unmake();
             if self.control.stopped() {
                 self.t.pickers[ply] = picker;

@@ -115,13 +115,18 @@ fn tt_and_plain_search_agree_at_fixed_depth() {
         ..plain()
     };
     for seed in 0..6 {
-        let pos = Wander::new(seed);
+        let pos = if seed % 2 == 0 {
+            Wander::new(seed)
+        } else {
+            Wander::with_checks(seed)
+        };
         let mut a = Searcher::new(4);
         a.set_options(tt_only);
         let mut b = Searcher::new(4);
         b.set_options(plain());
-        let (x, _) = run(&mut a, &pos, &depth(5));
-        let (y, _) = run(&mut b, &pos, &depth(5));
+        let d = if pos.checks { 4 } else { 5 };
+        let (x, _) = run(&mut a, &pos, &depth(d));
+        let (y, _) = run(&mut b, &pos, &depth(d));
         assert_eq!(x.score, y.score, "seed {seed}");
     }
 }
@@ -267,7 +272,7 @@ fn info_reports_progress() {
     s.clear();
     s.resize(2);
     let (again, _) = run(&mut s, &pos, &depth(6));
-    assert_eq!(again.best.is_some(), true);
+    assert!(again.best.is_some());
 }
 
 #[test]
@@ -278,4 +283,15 @@ fn search_is_deterministic() {
     let (x, _) = run(&mut a, &pos, &depth(7));
     let (y, _) = run(&mut b, &pos, &depth(7));
     assert_eq!((x.best, x.score, x.nodes), (y.best, y.score, y.nodes));
+}
+
+#[test]
+fn checks_extend_and_quiescence_evades() {
+    // The same tree with some positions in check: extensions and evasions change the search, and
+    // it still ends with a playable line at the requested depth.
+    let (out, infos) = run(&mut Searcher::new(1), &Wander::with_checks(13), &depth(5));
+    let (_, base) = run(&mut Searcher::new(1), &Wander::new(13), &depth(5));
+    assert_eq!(out.depth, 5);
+    assert!(out.best.is_some());
+    assert_ne!(infos.last().unwrap().nodes, base.last().unwrap().nodes);
 }

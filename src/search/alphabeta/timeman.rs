@@ -127,7 +127,7 @@ impl<'a> Control<'a> {
         }
         if self.out_of_nodes(nodes) {
             self.stopped = true;
-        } else if nodes % CHECK_EVERY == 0 {
+        } else if nodes.is_multiple_of(CHECK_EVERY) {
             self.check_now();
         }
         self.stopped
@@ -143,7 +143,7 @@ impl<'a> Control<'a> {
 
     /// Whether another iteration may start: not stopped and the soft limit not yet reached.
     pub fn may_deepen(&mut self) -> bool {
-        !self.check_now() && !self.soft.is_some_and(|s| Instant::now() >= s)
+        !self.check_now() && self.soft.is_none_or(|s| Instant::now() < s)
     }
 
     /// Whether a time budget limits this search.

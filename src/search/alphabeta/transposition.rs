@@ -138,11 +138,7 @@ impl<M: Copy> TranspositionTable<M> {
             seen += 1;
             used += e.is_some_and(|e| e.generation == self.generation) as u32;
         }
-        if seen == 0 {
-            0
-        } else {
-            used * 1000 / seen
-        }
+        (used * 1000).checked_div(seen).unwrap_or(0)
     }
 }
 

@@ -76,7 +76,7 @@ impl<'a, G: MultiSided> Mcts<'a, G> {
             mover: mover as u8,
             expanded: false,
         });
-        self.rewards.extend(std::iter::repeat(0.0).take(self.seats));
+        self.rewards.extend(std::iter::repeat_n(0.0, self.seats));
         (self.nodes.len() - 1) as u32
     }
 
@@ -121,7 +121,7 @@ impl<'a, G: MultiSided> Mcts<'a, G> {
         let single = self.moves.len() == 1 && self.control.is_timed();
         while self.iterations < max_iterations {
             // MCTS has no iterations to finish: it stops at the soft limit.
-            if self.iterations % CHECK_EVERY == 0 && !self.control.may_deepen() {
+            if self.iterations.is_multiple_of(CHECK_EVERY) && !self.control.may_deepen() {
                 break;
             }
             self.iterate(&mut pos, max_tree_depth);
