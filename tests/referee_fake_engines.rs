@@ -28,6 +28,15 @@ fn fake_for(name: &str, behaviour: &str, proto: &str, game: &str) -> EngineSpec 
     .unwrap()
 }
 
+/// The built-in random engine (a Rust binary, quick to start even on a loaded machine).
+fn random_engine(name: &str) -> EngineSpec {
+    EngineSpec::parse(&format!(
+        "name={name},cmd='{}' random-engine --game tic-tac-toe",
+        env!("CARGO_BIN_EXE_orrery")
+    ))
+    .unwrap()
+}
+
 fn config(
     game: GameKind,
     setup: Option<&str>,
@@ -196,7 +205,7 @@ fn sprt_stops_a_lopsided_match() {
     let mut cfg = config(
         GameKind::TicTacToe,
         None,
-        vec![fake("good", "good", "uci"), fake("bad", "illegal", "uci")],
+        vec![random_engine("good"), fake("bad", "illegal", "uci")],
         40,
         movetime(200),
     );
