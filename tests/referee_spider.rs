@@ -82,7 +82,7 @@ fn spider_match_records_replay_to_the_same_results() {
 }
 
 #[test]
-fn real_spider_chess_engine_against_itself() {
+fn real_spider_chess_engine_against_itself_uci_and_cecp() {
     let exe = env!("CARGO_BIN_EXE_orrery");
     let engine = env!("CARGO_BIN_EXE_spider-chess");
     let dir = std::env::temp_dir().join(format!("orrery-spider-real-{}", std::process::id()));
