@@ -105,7 +105,7 @@ fn real_spider_chess_engine_against_itself_uci_and_cecp() {
         ])
         .args([
             "--engine",
-            &format!("name=spider-b,cmd='{engine}',option.Hash=8"),
+            &format!("name=spider-b,cmd='{engine}',proto=xboard"),
         ])
         .arg("--records")
         .arg(&records)
