@@ -126,12 +126,9 @@ pub fn perft_text(divide: &[(String, u64)], nodes: u64, elapsed: Duration) -> St
 
 /// `count` per second of `elapsed` (0 for no time at all).
 pub fn per_second(count: u64, elapsed: Duration) -> u64 {
-    let micros = elapsed.as_micros();
-    if micros == 0 {
-        0
-    } else {
-        (u128::from(count) * 1_000_000 / micros) as u64
-    }
+    (u128::from(count) * 1_000_000)
+        .checked_div(elapsed.as_micros())
+        .map_or(0, |v| v as u64)
 }
 
 /// The fixed pseudo-random sequence that picks the moves leading to bench positions (a linear

@@ -307,7 +307,7 @@ const BENCH_GAMES: [(&str, usize); 10] = [
 /// The bench positions (start positions and positions reached by a fixed pseudo-random
 /// sequence), written back as position strings so they carry no move history.
 pub fn bench_positions() -> Vec<Position> {
-    let mut sequence = BenchSequence::new(0x50_1a_5eed);
+    let mut sequence = BenchSequence::new(0x501a_5eed);
     let mut moves = Vec::new();
     BENCH_GAMES
         .iter()
@@ -450,7 +450,7 @@ impl SelfPlayReport {
         let decisive = self
             .games
             .iter()
-            .filter(|g| g.points.iter().any(|&p| p == 1.0))
+            .filter(|g| g.points.contains(&1.0))
             .count();
         let mut out = format!(
             "games {} (decisive {decisive}, drawn {})\nalgorithm  seats  wins  draws  points  share\n",
@@ -564,7 +564,7 @@ pub fn selfplay(
                 format!("draw: stopped after {plies} plies")
             }
         };
-        let decisive = points.iter().any(|&p| p == 1.0);
+        let decisive = points.contains(&1.0);
         for (s, &alg) in assignment.iter().enumerate() {
             let score = &mut report
                 .scores

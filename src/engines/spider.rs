@@ -200,7 +200,7 @@ const BENCH_PLIES: [usize; 5] = [6, 12, 20, 30, 44];
 pub fn bench_positions() -> Vec<Position> {
     let variant = Variant::spider_chess();
     let mut out = vec![Position::startpos(&variant)];
-    let mut sequence = BenchSequence::new(0x5eed_0f_5b1d_e7);
+    let mut sequence = BenchSequence::new(0x5eed_0f5b_1de7);
     for &plies in &BENCH_PLIES {
         let mut pos = Position::startpos(&variant);
         for _ in 0..plies {
