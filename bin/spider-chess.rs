@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
+use orrery::engines::cli::{parse_command, perft_text, Command};
 use orrery::engines::spider::{bench, SpiderEngine, BENCH_DEPTH};
 use orrery::games::spider::{perft_report, Position, Variant};
 use orrery::protocol::{run_stdio, DEFAULT_HASH_MIB};
@@ -34,55 +35,35 @@ fn main() -> Result<()> {
         args.drain(i..i + 2);
         extra.push(load_variant(&path)?);
     }
-    match args.first().map(String::as_str) {
-        None => {
+    match parse_command(&args).map_err(anyhow::Error::msg)? {
+        Command::Protocol => {
             run_stdio(SpiderEngine::new(extra, DEFAULT_HASH_MIB));
             Ok(())
         }
-        Some("-h" | "--help" | "help") => {
+        Command::Help => {
             println!("{USAGE}");
             Ok(())
         }
-        Some("bench") => {
-            let depth = match args.get(1) {
-                Some(d) => d.parse().context("bench depth must be a number")?,
-                None => BENCH_DEPTH,
-            };
-            let report = bench(depth);
-            println!(
-                "positions {} depth {depth}\nNodes searched: {}\nTime: {} ms\nNodes/second: {}",
-                report.positions,
-                report.nodes,
-                report.time.as_millis(),
-                report.nps()
-            );
+        Command::Bench { depth } => {
+            let depth = depth.unwrap_or(BENCH_DEPTH);
+            println!("{}", bench(depth).text(depth));
             Ok(())
         }
-        Some("perft") => {
-            let depth: u32 = args
-                .get(1)
-                .context("perft needs a depth")?
-                .parse()
-                .context("perft depth must be a number")?;
+        Command::Perft { depth, position } => {
             let variant = extra.first().cloned().unwrap_or_else(Variant::spider_chess);
-            let mut pos = match args.len() {
-                0..=2 => Position::startpos(&variant),
-                _ => Position::from_fen(&variant, &args[2..].join(" "))
+            let mut pos = match position {
+                None => Position::startpos(&variant),
+                Some(fen) => Position::from_fen(&variant, &fen)
                     .map_err(|e| anyhow::anyhow!("bad FEN: {e}"))?,
             };
             let report = perft_report(&mut pos, depth);
-            for (mv, n) in &report.divide {
-                println!("{mv}: {n}");
-            }
             println!(
-                "\nNodes searched: {}\nTime: {} ms\nLeaf nodes/second: {}",
-                report.nodes,
-                report.elapsed.as_millis(),
-                report.nodes_per_second()
+                "{}",
+                perft_text(&report.divide, report.nodes, report.elapsed)
             );
             Ok(())
         }
-        Some(other) => bail!("unknown command '{other}'\n{USAGE}"),
+        Command::Other { name, .. } => bail!("unknown command '{name}'\n{USAGE}"),
     }
 }
 

@@ -314,3 +314,23 @@ fn setoption_during_a_search_stops_it_first() {
     );
     assert_eq!(log.lock().unwrap().hash_mib, Some(8));
 }
+
+#[test]
+fn infinite_search_holds_its_move_until_stop_even_when_finished() {
+    let (mut io, _) = started();
+    // Tic-tac-toe is solved to the last ply in well under the wait below.
+    io.send("position startpos moves a1 b1 c1 b2");
+    io.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let early = sync(&mut io);
+    assert!(
+        early
+            .iter()
+            .all(|l| !l.starts_with("bestmove") && !l.contains("error")),
+        "bestmove before stop: {early:?}"
+    );
+    io.send("stop");
+    let (_, mv) = bestmove(&mut io);
+    assert_ne!(mv, "0000");
+    assert!(sync(&mut io).iter().all(|l| !l.starts_with("bestmove")));
+}

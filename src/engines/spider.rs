@@ -3,7 +3,9 @@
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
+
+use super::cli::{BenchReport, BenchSequence};
 
 use crate::games::spider::{divide, Color, Position, Variant, DEFAULT_FIFTY_MOVE_PLIES};
 use crate::protocol::{
@@ -193,31 +195,12 @@ pub const BENCH_DEPTH: u32 = 5;
 /// start position itself.
 const BENCH_PLIES: [usize; 5] = [6, 12, 20, 30, 44];
 
-/// The result of `spider-chess bench`: the node count is a signature of the search.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BenchReport {
-    /// Positions searched.
-    pub positions: usize,
-    /// Total nodes over all positions.
-    pub nodes: u64,
-    /// Wall time of all searches.
-    pub time: Duration,
-}
-
-impl BenchReport {
-    /// Nodes per second over the whole bench.
-    pub fn nps(&self) -> u64 {
-        let micros = self.time.as_micros().max(1);
-        (u128::from(self.nodes) * 1_000_000 / micros) as u64
-    }
-}
-
 /// The bench positions: the start position and positions reached by seeded pseudo-random play
-/// (a fixed linear congruential sequence, so the set never changes with a library upgrade).
+/// ([`BenchSequence`], so the set never changes with a library upgrade).
 pub fn bench_positions() -> Vec<Position> {
     let variant = Variant::spider_chess();
     let mut out = vec![Position::startpos(&variant)];
-    let mut state: u64 = 0x5eed_0f_5b1d_e7;
+    let mut sequence = BenchSequence::new(0x5eed_0f5b_1de7);
     for &plies in &BENCH_PLIES {
         let mut pos = Position::startpos(&variant);
         for _ in 0..plies {
@@ -225,10 +208,7 @@ pub fn bench_positions() -> Vec<Position> {
             if moves.is_empty() || pos.outcome().is_some() {
                 break;
             }
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            pos.make_move(moves[(state >> 33) as usize % moves.len()]);
+            pos.make_move(moves[sequence.pick(moves.len())]);
         }
         out.push(Position::from_fen(&variant, &pos.to_fen()).expect("own FEN reads back"));
     }

@@ -2,7 +2,7 @@
 //! engine loop shared by every engine.
 //!
 //! An engine binary implements [`EngineGame`] and calls [`run`]; the first command (`uci` or
-//! `xboard`) picks the dialect. See `docs/protocol.md` for every command with transcripts.
+//! `xboard`) picks the dialect. See `protocol.md` for every command with transcripts.
 
 pub mod cecp;
 mod cecp_session;

@@ -201,6 +201,11 @@ impl<G: EngineGame> Core<G> {
                     log::error!("the search panicked; answering without a move");
                     None
                 });
+                // UCI: in infinite mode the best move is held back until `stop` (or `quit`), even
+                // when the search ends on its own (a tiny game solved to the last depth).
+                while infinite && !stop.load(Ordering::SeqCst) {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
                 // The loop waits for this message; if it is gone, nobody needs the result.
                 let _ = done.send(Event::Done(Finished { game, pos, best }));
             })

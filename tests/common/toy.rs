@@ -389,10 +389,8 @@ impl EngineGame for Toy {
                 pv: best.map(|m| vec![pos.square(m)]).unwrap_or_default(),
             });
         }
-        // An infinite search only ends on `stop`, even when the tree is exhausted.
-        while limits.infinite && !stop.load(Ordering::Relaxed) {
-            std::thread::sleep(Duration::from_millis(1));
-        }
+        // An exhausted tree ends the search even when infinite: the loop holds the move until
+        // `stop`, as for every game.
         best
     }
 }
