@@ -40,6 +40,10 @@ fn run(args: &[String]) -> anyhow::Result<i32> {
                 run_stdio(SpiderEngine::new(Vec::new(), DEFAULT_HASH_MIB));
                 Ok(0)
             }
+            GameKind::SolarChess => {
+                run_stdio(orrery::engines::solar::SolarEngine::new(DEFAULT_HASH_MIB));
+                Ok(0)
+            }
             GameKind::SpaceWars => {
                 orrery::games::spacewars::protocol::run();
                 Ok(0)

@@ -69,3 +69,50 @@ fn solar_six_rotation_records_replay() {
     assert!(pgn_text.contains("1.1 "), "moves written <ply>.<seat>");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn real_solar_chess_engine_six_seats() {
+    let exe = env!("CARGO_BIN_EXE_orrery");
+    let engine = env!("CARGO_BIN_EXE_solar-chess");
+    let dir = std::env::temp_dir().join(format!("orrery-solar-real-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let records = dir.join("games.jsonl");
+    let out = Command::new(exe)
+        .args([
+            "match",
+            "--game",
+            "solar-chess",
+            "--setup",
+            "six",
+            "--games",
+            "6",
+        ])
+        .args([
+            "--movetime",
+            "15",
+            "--timemargin",
+            "500",
+            "--maxplies",
+            "90",
+        ])
+        .args(["--quiet", "--concurrency", "2"])
+        .args(["--engine", &format!("name=solar-a,cmd='{engine}'")])
+        .args(["--engine", &format!("name=solar-b,cmd='{engine}'")])
+        .arg("--records")
+        .arg(&records)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let recs = read_records(&records).unwrap();
+    assert_eq!(recs.len(), 6);
+    for r in &recs {
+        assert!(r.fault_seat.is_none(), "engine fault: {}", r.reason);
+        assert!(
+            r.moves.iter().any(|m| m.score.is_some()),
+            "engine scores recorded"
+        );
+        assert_eq!(replay(r).unwrap(), r.final_position);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

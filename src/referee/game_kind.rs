@@ -77,7 +77,7 @@ impl GameKind {
     pub fn variant(&self, setup: Option<&str>) -> Option<String> {
         match self {
             GameKind::SpiderChess => Some(setup.unwrap_or("spider-chess").to_string()),
-            GameKind::SolarChess => None,
+            GameKind::SolarChess => Some(setup.unwrap_or("duel").to_string()),
             _ => None,
         }
     }

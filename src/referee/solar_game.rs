@@ -1,6 +1,7 @@
 //! Solar Chess for the referee: the solar rules core ([`crate::games::solar`]) behind
 //! [`RefereeGame`], any setup with 2–6 seats and teams. Seats are told the game as
-//! `position startpos <setup> moves ...` or `position fen <position string> moves ...`.
+//! `position fen <setup name> moves ...` or `position fen <position string> moves ...` (the
+//! solar engine takes either after `fen`), and the setup as `UCI_Variant`.
 
 use crate::games::solar::{DrawReason, Move, Position, Status};
 
@@ -20,9 +21,9 @@ impl SolarGame {
     /// A game from the setup's start, or from a position string if given.
     pub fn new(setup: &str, position: Option<&str>) -> Result<Self, String> {
         let pos = match position {
-            Some(p) => p
-                .parse::<Position>()
-                .map_err(|e| format!("position string {p:?}: {e}"))?,
+            Some(p) => {
+                Position::from_setup_or_string(p).map_err(|e| format!("position {p:?}: {e}"))?
+            }
             None => Position::from_setup(setup).map_err(|e| format!("setup {setup:?}: {e}"))?,
         };
         Ok(SolarGame {
@@ -110,7 +111,7 @@ impl RefereeGame for SolarGame {
     }
     fn uci_position(&self, _seat: usize) -> Vec<String> {
         let mut line = if self.standard {
-            format!("position startpos {}", self.setup)
+            format!("position fen {}", self.setup)
         } else {
             format!("position fen {}", self.start)
         };
@@ -140,11 +141,13 @@ mod tests {
         assert_eq!(DynGame::to_decide(&g), vec![1]);
         assert_eq!(
             DynGame::uci_position(&g, 1),
-            vec![format!("position startpos six moves {first}")]
+            vec![format!("position fen six moves {first}")]
         );
         let text = DynGame::position_text(&g);
         let h = SolarGame::new("six", Some(&text)).unwrap();
         assert!(DynGame::uci_position(&h, 1)[0].starts_with("position fen board="));
         assert!(SolarGame::new("nonesuch", None).is_err());
+        let named = SolarGame::new("duel", Some("six")).unwrap();
+        assert_eq!(DynGame::seats(&named), 6);
     }
 }
