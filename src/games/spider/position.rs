@@ -33,6 +33,7 @@ pub(crate) struct Undo {
     pub captured: u8,
     pub halfmove: u32,
     pub hash: u64,
+    pub psq: [i32; 2],
     pub null: bool,
 }
 
@@ -53,6 +54,8 @@ pub struct Position {
     /// Keys of every position since the root, the current one last.
     pub(crate) keys: Vec<u64>,
     pub(crate) fifty_limit: u32,
+    /// Per side: the sum of the evaluation's piece-square entries of its pieces, kept by make/unmake.
+    pub(crate) psq: [i32; 2],
 }
 
 impl Position {
@@ -72,6 +75,7 @@ impl Position {
             undo: Vec::with_capacity(256),
             keys: Vec::with_capacity(256),
             fifty_limit: DEFAULT_FIFTY_MOVE_PLIES,
+            psq: [0; 2],
         }
     }
 
@@ -96,6 +100,8 @@ impl Position {
         self.list_index[sq] = self.list[color.index()].len() as u16;
         self.list[color.index()].push(sq as u16);
         self.hash ^= self.variant.zobrist[c as usize * self.variant.size + sq];
+        self.psq[color.index()] +=
+            self.variant.pst[color.index()][kind as usize * self.variant.size + sq];
         if kind == self.variant.royal {
             self.king[color.index()] = sq as u16;
         } else {
@@ -206,11 +212,15 @@ impl Position {
             captured,
             halfmove: self.halfmove,
             hash: self.hash,
+            psq: self.psq,
             null: false,
         });
         let us = self.side.index();
         let kind = cell_kind(moved);
+        let v = &*self.variant;
+        let size = v.size;
         if captured != EMPTY {
+            self.psq[1 - us] -= v.pst[1 - us][cell_kind(captured) as usize * size + to];
             self.list_remove(1 - us, to);
             self.nonroyal[1 - us] -= 1;
             self.hash ^= self.zob(captured, to);
@@ -219,6 +229,9 @@ impl Position {
             0 => moved,
             p => cell(p - 1, self.side),
         };
+        let v = &*self.variant;
+        self.psq[us] += v.pst[us][cell_kind(placed) as usize * size + to]
+            - v.pst[us][kind as usize * size + from];
         self.board[from] = EMPTY;
         self.board[to] = placed;
         let i = self.list_index[from];
@@ -251,6 +264,7 @@ impl Position {
         }
         self.halfmove = u.halfmove;
         self.hash = u.hash;
+        self.psq = u.psq;
         if u.null {
             return;
         }
@@ -282,6 +296,7 @@ impl Position {
             captured: EMPTY,
             halfmove: self.halfmove,
             hash: self.hash,
+            psq: self.psq,
             null: true,
         });
         self.halfmove += 1;

@@ -112,6 +112,8 @@ pub struct Variant {
     pub(crate) values: Vec<i32>,
     /// Per colour and square: how many ranks a pawn there has advanced (0 on its own first rank).
     pub(crate) advance: [Vec<u8>; 2],
+    /// Per colour: the evaluation's piece-square tables (see [`super::eval::piece_square_tables`]).
+    pub(crate) pst: [Vec<i32>; 2],
 }
 
 impl Variant {
@@ -380,9 +382,11 @@ impl Variant {
             pawn: def_pawn,
             values: Vec::new(),
             advance,
+            pst: [Vec::new(), Vec::new()],
         };
         v.pieces = super::eval::piece_infos(&v);
         v.values = v.pieces.iter().map(|p| p.value).collect();
+        v.pst = super::eval::piece_square_tables(&v);
         Ok(v)
     }
 }
