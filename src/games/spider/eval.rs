@@ -183,7 +183,8 @@ impl Position {
         white
     }
 
-    /// The piece-square sums recomputed from the board (setup, and a cross-check in tests).
+    /// The piece-square sums recomputed from the board (a cross-check for tests).
+    #[cfg(test)]
     pub(crate) fn psq_from_scratch(&self) -> [i32; 2] {
         let v = &*self.variant;
         let mut sums = [0; 2];

@@ -9,6 +9,17 @@ use super::position::{Move, Position};
 use super::square::Color;
 use super::variant::{cell_color, cell_kind, EMPTY, OFF};
 
+/// Generation mode: every legal move.
+pub(crate) const ALL: u8 = 0;
+/// Generation mode: captures and promotions (quiescence, the picker's noisy stage).
+pub(crate) const NOISY: u8 = 1;
+/// Generation mode: the legal moves [`NOISY`] leaves out (the picker's quiet stage).
+pub(crate) const QUIET: u8 = 2;
+
+/// Most squares (checker and blocking squares) of a check tracked before falling back to testing
+/// every move.
+const MAX_BLOCKS: usize = 32;
+
 /// Most pinned pieces tracked before falling back to testing every move.
 const MAX_PINS: usize = 64;
 
@@ -70,10 +81,74 @@ impl Position {
         false
     }
 
-    /// Whether the side to move has its royal piece attacked.
+    /// Whether the side to move has its royal piece attacked (kept up to date by make/unmake).
+    #[inline]
     pub fn in_check(&self) -> bool {
+        self.checked
+    }
+
+    /// Computes [`in_check`](Self::in_check) from the board.
+    pub(crate) fn compute_in_check(&self) -> bool {
         let us = self.side;
         self.attacked(self.king[us.index()] as usize, us.opposite())
+    }
+
+    /// The squares that resolve a check on `ksq` by a move of a piece other than the king: the
+    /// single checker's square and the squares its attack passes (a slider's or rider's
+    /// intermediate squares, a lame leap's path), written to `out`. `None` (no filtering) for a
+    /// double check, a piece found attacking along two vectors, or too many squares.
+    fn check_blocks(&self, ksq: usize, them: Color, out: &mut [u16; MAX_BLOCKS]) -> Option<usize> {
+        let v = &*self.variant;
+        let board = &self.board;
+        let mut n = 0;
+        let mut checkers = 0;
+        for ray in &v.rays[them.index()] {
+            let mut t = ksq as isize;
+            let mut k = 1u8;
+            loop {
+                t -= ray.delta;
+                let c = board[t as usize];
+                if c == EMPTY {
+                    if k >= ray.max {
+                        break;
+                    }
+                    k += 1;
+                    continue;
+                }
+                if c != OFF && cell_color(c) == them && ray.range[cell_kind(c) as usize] >= k {
+                    checkers += 1;
+                    if checkers > 1 || n + k as usize > MAX_BLOCKS {
+                        return None;
+                    }
+                    for j in 1..=k as isize {
+                        out[n] = (ksq as isize - j * ray.delta) as u16;
+                        n += 1;
+                    }
+                }
+                break;
+            }
+        }
+        for l in &v.lame_attacks[them.index()] {
+            let p = ksq as isize - l.delta;
+            let c = board[p as usize];
+            if c == EMPTY || c == OFF || cell_color(c) != them || l.kinds & (1 << cell_kind(c)) == 0
+            {
+                continue;
+            }
+            if (0..l.len as usize).all(|i| board[(p + l.path[i]) as usize] == EMPTY) {
+                checkers += 1;
+                if checkers > 1 || n + 1 + l.len as usize > MAX_BLOCKS {
+                    return None;
+                }
+                out[n] = p as u16;
+                n += 1;
+                for i in 0..l.len as usize {
+                    out[n] = (p + l.path[i]) as u16;
+                    n += 1;
+                }
+            }
+        }
+        (checkers == 1).then_some(n)
     }
 
     /// Squares of our pieces that may be pinned to our king; `None` when there are too many.
@@ -152,14 +227,21 @@ impl Position {
         Some(n)
     }
 
-    /// Every legal move (or, with `NOISY`, every legal capture and promotion) into `out`.
-    pub(crate) fn generate<const NOISY: bool>(&self, out: &mut Vec<Move>) {
+    /// The legal moves of a generation mode ([`ALL`], [`NOISY`], [`QUIET`]) into `out`.
+    pub(crate) fn generate<const MODE: u8>(&self, out: &mut Vec<Move>) {
         out.clear();
         let v = &*self.variant;
         let us = self.side;
         let them = us.opposite();
         let ksq = self.king[us.index()] as usize;
-        let in_check = self.attacked(ksq, them);
+        let in_check = self.checked;
+        let mut blocks = [0u16; MAX_BLOCKS];
+        let evasion_targets = if in_check {
+            self.check_blocks(ksq, them, &mut blocks)
+                .map(|n| &blocks[..n])
+        } else {
+            None
+        };
         let mut pins = [0u16; MAX_PINS];
         let (all_slow, npins) = if in_check {
             (true, 0)
@@ -174,6 +256,9 @@ impl Position {
             let from = from as usize;
             let kind = cell_kind(board[from]);
             let slow = all_slow || from == ksq || pins[..npins].contains(&(from as u16));
+            // Out of a single check, a piece other than the king must land on the checker or on
+            // the check's path: other targets are skipped before the (costly) king-safety test.
+            let only = if from == ksq { None } else { evasion_targets };
             let start = out.len();
             let dedup = v.dedup[kind as usize];
             for st in &v.steps[us.index()][kind as usize] {
@@ -186,9 +271,13 @@ impl Position {
                     let to = (from as isize + st.delta) as usize;
                     let c = board[to];
                     if (c == EMPTY && st.can_move)
-                        || (c != EMPTY && c != OFF && cell_color(c) == them && st.can_capture)
+                        || (MODE != QUIET
+                            && c != EMPTY
+                            && c != OFF
+                            && cell_color(c) == them
+                            && st.can_capture)
                     {
-                        self.push::<NOISY>(out, start, dedup, slow, ksq, from, to, kind, c);
+                        self.push::<MODE>(out, start, dedup, slow, only, ksq, from, to, kind, c);
                     }
                     continue;
                 }
@@ -200,11 +289,12 @@ impl Position {
                     let c = board[to as usize];
                     if c == EMPTY {
                         if st.can_move {
-                            self.push::<NOISY>(
+                            self.push::<MODE>(
                                 out,
                                 start,
                                 dedup,
                                 slow,
+                                only,
                                 ksq,
                                 from,
                                 to as usize,
@@ -214,12 +304,13 @@ impl Position {
                         }
                         continue;
                     }
-                    if c != OFF && cell_color(c) == them && st.can_capture {
-                        self.push::<NOISY>(
+                    if MODE != QUIET && c != OFF && cell_color(c) == them && st.can_capture {
+                        self.push::<MODE>(
                             out,
                             start,
                             dedup,
                             slow,
+                            only,
                             ksq,
                             from,
                             to as usize,
@@ -236,12 +327,13 @@ impl Position {
     /// Adds the move(s) from `from` to `to` (all promotion choices), after the checks it needs.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn push<const NOISY: bool>(
+    fn push<const MODE: u8>(
         &self,
         out: &mut Vec<Move>,
         start: usize,
         dedup: bool,
         slow: bool,
+        only: Option<&[u16]>,
         ksq: usize,
         from: usize,
         to: usize,
@@ -255,7 +347,10 @@ impl Position {
         } else {
             0
         };
-        if NOISY && target == EMPTY && promo == 0 {
+        if MODE == NOISY && target == EMPTY && promo == 0 {
+            return;
+        }
+        if MODE == QUIET && promo == 2 {
             return;
         }
         let plain = Move {
@@ -263,6 +358,11 @@ impl Position {
             to: to as u16,
             promo: 0,
         };
+        if let Some(targets) = only {
+            if !targets.contains(&plain.to) {
+                return;
+            }
+        }
         if dedup && out[start..].iter().any(|m| m.to == plain.to) {
             return;
         }
@@ -272,10 +372,10 @@ impl Position {
                 return;
             }
         }
-        if promo != 2 && !(NOISY && target == EMPTY) {
+        if promo != 2 && !(MODE == NOISY && target == EMPTY) {
             out.push(plain);
         }
-        if promo != 0 {
+        if promo != 0 && MODE != QUIET {
             for &p in &v.promo_kinds {
                 out.push(Move {
                     promo: p + 1,
@@ -288,22 +388,65 @@ impl Position {
     /// Every legal move of the side to move.
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut out = Vec::with_capacity(256);
-        self.generate::<false>(&mut out);
+        self.generate::<ALL>(&mut out);
         out
     }
 
     /// Legal moves into a reusable buffer (cleared first).
     pub fn legal_moves_into(&self, out: &mut Vec<Move>) {
-        self.generate::<false>(out);
+        self.generate::<ALL>(out);
     }
 
     /// Legal captures and promotions into a reusable buffer (cleared first).
     pub fn noisy_moves_into(&self, out: &mut Vec<Move>) {
-        self.generate::<true>(out);
+        self.generate::<NOISY>(out);
     }
 
     /// Whether the move captures a piece.
     pub fn is_capture(&self, mv: Move) -> bool {
         self.board[mv.to as usize] != EMPTY
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::variant::Variant;
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// Noisy and quiet generation split the legal moves exactly: captures and promotions on one
+    /// side, everything else on the other; checked along random games (captures preferred).
+    #[test]
+    fn noisy_and_quiet_partition_the_legal_moves() {
+        let variant = Variant::spider_chess();
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let (mut all, mut noisy, mut quiet) = (Vec::new(), Vec::new(), Vec::new());
+        let mut checks = 0;
+        for _ in 0..3 {
+            let mut pos = Position::startpos(&variant);
+            for _ in 0..200 {
+                pos.generate::<ALL>(&mut all);
+                pos.generate::<NOISY>(&mut noisy);
+                pos.generate::<QUIET>(&mut quiet);
+                checks += pos.in_check() as usize;
+                assert_eq!(noisy.len() + quiet.len(), all.len(), "{}", pos.to_fen());
+                for m in &all {
+                    let is_noisy = pos.is_capture(*m) || m.promotion().is_some();
+                    assert_eq!(noisy.contains(m), is_noisy, "{m:?} in {}", pos.to_fen());
+                    assert_eq!(quiet.contains(m), !is_noisy, "{m:?} in {}", pos.to_fen());
+                }
+                if all.is_empty() {
+                    break;
+                }
+                let mv = if !noisy.is_empty() && rng.gen_bool(0.6) {
+                    noisy[rng.gen_range(0..noisy.len())]
+                } else {
+                    all[rng.gen_range(0..all.len())]
+                };
+                pos.make_move(mv);
+            }
+        }
+        assert!(checks > 0, "the games reached some checks");
     }
 }

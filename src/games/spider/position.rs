@@ -34,6 +34,7 @@ pub(crate) struct Undo {
     pub halfmove: u32,
     pub hash: u64,
     pub psq: [i32; 2],
+    pub checked: bool,
     pub null: bool,
 }
 
@@ -56,6 +57,9 @@ pub struct Position {
     pub(crate) fifty_limit: u32,
     /// Per side: the sum of the evaluation's piece-square entries of its pieces, kept by make/unmake.
     pub(crate) psq: [i32; 2],
+    /// Whether the side to move's royal piece is attacked; set by setup and make, restored by
+    /// unmake, so that the search's repeated check tests and the generator read a flag.
+    pub(crate) checked: bool,
 }
 
 impl Position {
@@ -76,6 +80,7 @@ impl Position {
             keys: Vec::with_capacity(256),
             fifty_limit: DEFAULT_FIFTY_MOVE_PLIES,
             psq: [0; 2],
+            checked: false,
         }
     }
 
@@ -116,6 +121,7 @@ impl Position {
         }
         self.keys.clear();
         self.keys.push(self.hash);
+        self.checked = self.compute_in_check();
     }
 
     /// The variant this position belongs to.
@@ -213,6 +219,7 @@ impl Position {
             halfmove: self.halfmove,
             hash: self.hash,
             psq: self.psq,
+            checked: self.checked,
             null: false,
         });
         let us = self.side.index();
@@ -252,6 +259,7 @@ impl Position {
         self.side = self.side.opposite();
         self.hash ^= self.variant.side_key;
         self.keys.push(self.hash);
+        self.checked = self.compute_in_check();
     }
 
     /// Takes back the last move made with [`Position::make_move`]; does nothing at the root.
@@ -265,6 +273,7 @@ impl Position {
         self.halfmove = u.halfmove;
         self.hash = u.hash;
         self.psq = u.psq;
+        self.checked = u.checked;
         if u.null {
             return;
         }
@@ -297,6 +306,7 @@ impl Position {
             halfmove: self.halfmove,
             hash: self.hash,
             psq: self.psq,
+            checked: self.checked,
             null: true,
         });
         self.halfmove += 1;
@@ -306,6 +316,7 @@ impl Position {
         self.side = self.side.opposite();
         self.hash ^= self.variant.side_key;
         self.keys.push(self.hash);
+        self.checked = self.compute_in_check();
     }
 
     /// Whether the current position occurred before with the same side to move, counting back only

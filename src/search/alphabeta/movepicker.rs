@@ -22,7 +22,8 @@ enum Stage {
     All,
 }
 
-/// Reusable buffers of one ply and the state of its staged generation.
+/// Reusable buffers of one ply and the state of its staged generation. The default allocates
+/// nothing (the searcher `mem::take`s a ply's picker at every node); buffers grow on first use.
 #[derive(Clone, Debug)]
 pub struct MovePicker<M> {
     stage: Stage,
@@ -44,12 +45,12 @@ impl<M> Default for MovePicker<M> {
             tt_move: None,
             killers: [None, None],
             side: 0,
-            noisy: Vec::with_capacity(64),
-            noisy_scores: Vec::with_capacity(64),
-            moves: Vec::with_capacity(256),
-            scores: Vec::with_capacity(256),
+            noisy: Vec::new(),
+            noisy_scores: Vec::new(),
+            moves: Vec::new(),
+            scores: Vec::new(),
             next: 0,
-            yielded: Vec::with_capacity(256),
+            yielded: Vec::new(),
         }
     }
 }
@@ -181,9 +182,12 @@ impl<M: Copy + Eq> MovePicker<M> {
                     }
                 }
                 Stage::GenerateQuiet => {
-                    pos.legal_moves(&mut self.moves);
-                    let (tt, noisy) = (self.tt_move, &self.noisy);
-                    self.moves.retain(|m| Some(*m) != tt && !noisy.contains(m));
+                    pos.quiet_moves(&self.noisy, &mut self.moves);
+                    if let Some(tt) = self.tt_move {
+                        if let Some(i) = self.moves.iter().position(|&m| m == tt) {
+                            self.moves.remove(i);
+                        }
+                    }
                     self.scores.clear();
                     for i in 0..self.moves.len() {
                         let s = self.quiet_score(pos, self.moves[i], history);
