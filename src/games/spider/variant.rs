@@ -256,11 +256,34 @@ impl Variant {
                 }
             }
         }
+        // A rule another rule of the piece contains (same vector, same move/capture rights, no lame
+        // path, at most its range: the N of an NN) is dropped, so that the generator meets each
+        // target once and rarely needs to deduplicate.
+        let kept: Vec<Vec<&super::betza::MoveRule>> = def
+            .pieces
+            .iter()
+            .map(|p| {
+                p.rules
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, a)| {
+                        !p.rules.iter().enumerate().any(|(j, b)| {
+                            j != i
+                                && a.lame_path.is_empty()
+                                && b.lame_path.is_empty()
+                                && (a.dx, a.dy) == (b.dx, b.dy)
+                                && (a.can_move, a.can_capture) == (b.can_move, b.can_capture)
+                                && (a.range < b.range || (a.range == b.range && j < i))
+                        })
+                    })
+                    .map(|(_, a)| a)
+                    .collect()
+            })
+            .collect();
         let mut steps: [Vec<Vec<Step>>; 2] = [Vec::new(), Vec::new()];
         for color in [Color::White, Color::Black] {
-            for p in &def.pieces {
-                let list = p
-                    .rules
+            for rules in &kept {
+                let list = rules
                     .iter()
                     .map(|r| {
                         let (dx, dy) = orient(def.symmetry, color, r.dx, r.dy);
@@ -282,14 +305,13 @@ impl Variant {
                 steps[color.index()].push(list);
             }
         }
-        let dedup = def
-            .pieces
+        let dedup = kept
             .iter()
-            .map(|p| {
-                p.rules
+            .map(|rules| {
+                rules
                     .iter()
                     .enumerate()
-                    .any(|(i, a)| p.rules[i + 1..].iter().any(|b| a.overlaps(b)))
+                    .any(|(i, a)| rules[i + 1..].iter().any(|b| a.overlaps(b)))
             })
             .collect();
 
