@@ -147,40 +147,95 @@ impl Position {
             }
     }
 
-    /// King safety from White's point of view, from one scan of the `KING_ZONE` box around each
-    /// king: `KING_SHIELD` per own piece next to the king, `KING_ATTACKER` per enemy non-pawn,
-    /// non-royal piece inside the box.
+    /// King safety from White's point of view from the king-zone tallies the position keeps:
+    /// `KING_SHIELD` per own piece next to the king, `KING_ATTACKER` per enemy non-pawn, non-royal
+    /// piece within `KING_ZONE` (king distance) of it.
+    #[inline]
     fn king_safety(&self) -> i32 {
-        let v = &*self.variant;
-        let stride = v.stride as isize;
-        let mut white = 0;
-        for c in 0..2 {
-            let ksq = self.king[c] as isize;
-            let mut shield = 0;
-            let mut attackers = 0;
-            for dy in -KING_ZONE..=KING_ZONE {
-                let row = ksq + dy as isize * stride;
-                for dx in -KING_ZONE..=KING_ZONE {
-                    let t = self.board[(row + dx as isize) as usize];
-                    if t == EMPTY || t == OFF {
-                        continue;
-                    }
-                    if cell_color(t).index() == c {
-                        if dx.abs().max(dy.abs()) == 1 {
-                            shield += 1;
-                        }
-                    } else {
-                        let kind = cell_kind(t);
-                        if kind != v.pawn && kind != v.royal {
-                            attackers += 1;
-                        }
-                    }
+        let shield = (self.shield[0] - self.shield[1]) as i32;
+        let near = (self.near[0] - self.near[1]) as i32;
+        KING_SHIELD * shield - KING_ATTACKER * near
+    }
+
+    /// King distance (Chebyshev) between two mailbox squares.
+    #[inline]
+    fn king_distance(&self, a: usize, b: usize) -> i16 {
+        let xy = &self.variant.xy;
+        let (a, b) = (xy[a], xy[b]);
+        (a.0 - b.0).abs().max((a.1 - b.1).abs())
+    }
+
+    /// Whether a piece kind counts as a king attacker (neither pawn nor royal).
+    #[inline]
+    fn attacker_kind(&self, kind: u8) -> bool {
+        kind != self.variant.pawn && kind != self.variant.royal
+    }
+
+    /// The king-zone tallies of side `c` counted on the board: own pieces next to its king, enemy
+    /// attacker-kind pieces within `KING_ZONE` of it.
+    pub(crate) fn count_king_zone(&self, c: usize) -> (i16, i16) {
+        let stride = self.variant.stride as isize;
+        let ksq = self.king[c] as isize;
+        let (mut shield, mut near) = (0, 0);
+        for dy in -KING_ZONE..=KING_ZONE {
+            let row = ksq + dy * stride;
+            for dx in -KING_ZONE..=KING_ZONE {
+                let t = self.board[(row + dx) as usize];
+                if t == EMPTY || t == OFF {
+                    continue;
+                }
+                if cell_color(t).index() == c {
+                    shield += (dx.abs().max(dy.abs()) == 1) as i16;
+                } else {
+                    near += self.attacker_kind(cell_kind(t)) as i16;
                 }
             }
-            let own = KING_SHIELD * shield - KING_ATTACKER * attackers;
-            white += if c == 0 { own } else { -own };
         }
-        white
+        (shield, near)
+    }
+
+    /// Recounts both sides' king-zone tallies (setup).
+    pub(crate) fn recount_king_zones(&mut self) {
+        for c in 0..2 {
+            (self.shield[c], self.near[c]) = self.count_king_zone(c);
+        }
+    }
+
+    /// Updates the king-zone tallies for a move of side `us` just played on the board: `moved`
+    /// left `from`, `placed` (differs on promotion) stands on `to`, `captured` was taken there.
+    pub(crate) fn update_king_zones(
+        &mut self,
+        us: usize,
+        from: usize,
+        to: usize,
+        moved: u8,
+        placed: u8,
+        captured: u8,
+    ) {
+        let zone = KING_ZONE as i16;
+        let (ours, theirs) = (self.king[us] as usize, self.king[1 - us] as usize);
+        let royal_moved = cell_kind(moved) == self.variant.royal;
+        if captured != EMPTY {
+            self.shield[1 - us] -= (self.king_distance(theirs, to) == 1) as i16;
+            if !royal_moved
+                && self.attacker_kind(cell_kind(captured))
+                && self.king_distance(ours, to) <= zone
+            {
+                self.near[us] -= 1;
+            }
+        }
+        if royal_moved {
+            (self.shield[us], self.near[us]) = self.count_king_zone(us);
+            return;
+        }
+        self.shield[us] += (self.king_distance(ours, to) == 1) as i16
+            - (self.king_distance(ours, from) == 1) as i16;
+        if self.attacker_kind(cell_kind(moved)) && self.king_distance(theirs, from) <= zone {
+            self.near[1 - us] -= 1;
+        }
+        if self.attacker_kind(cell_kind(placed)) && self.king_distance(theirs, to) <= zone {
+            self.near[1 - us] += 1;
+        }
     }
 
     /// The piece-square sums recomputed from the board (a cross-check for tests).
@@ -239,11 +294,18 @@ mod tests {
                 pos.make_move(mv);
                 trail.push(pos.psq);
                 assert_eq!(pos.psq, pos.psq_from_scratch(), "after {mv:?}");
+                for c in 0..2 {
+                    let kept = (pos.shield[c], pos.near[c]);
+                    assert_eq!(kept, pos.count_king_zone(c), "side {c} after {mv:?}");
+                }
             }
             while pos.plies_played() > 0 {
                 assert_eq!(pos.psq, trail.pop().unwrap());
                 pos.unmake_move();
                 assert_eq!(pos.psq, pos.psq_from_scratch());
+                for c in 0..2 {
+                    assert_eq!((pos.shield[c], pos.near[c]), pos.count_king_zone(c));
+                }
             }
         }
     }

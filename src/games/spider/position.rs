@@ -35,6 +35,8 @@ pub(crate) struct Undo {
     pub hash: u64,
     pub psq: [i32; 2],
     pub checked: bool,
+    pub shield: [i16; 2],
+    pub near: [i16; 2],
     pub null: bool,
 }
 
@@ -60,6 +62,10 @@ pub struct Position {
     /// Whether the side to move's royal piece is attacked; set by setup and make, restored by
     /// unmake, so that the search's repeated check tests and the generator read a flag.
     pub(crate) checked: bool,
+    /// Per side: own pieces next to its king (king-safety tally kept by make/unmake).
+    pub(crate) shield: [i16; 2],
+    /// Per side: enemy non-pawn, non-royal pieces near its king (king-safety tally).
+    pub(crate) near: [i16; 2],
 }
 
 impl Position {
@@ -81,6 +87,8 @@ impl Position {
             fifty_limit: DEFAULT_FIFTY_MOVE_PLIES,
             psq: [0; 2],
             checked: false,
+            shield: [0; 2],
+            near: [0; 2],
         }
     }
 
@@ -122,6 +130,7 @@ impl Position {
         self.keys.clear();
         self.keys.push(self.hash);
         self.checked = self.compute_in_check();
+        self.recount_king_zones();
     }
 
     /// The variant this position belongs to.
@@ -220,6 +229,8 @@ impl Position {
             hash: self.hash,
             psq: self.psq,
             checked: self.checked,
+            shield: self.shield,
+            near: self.near,
             null: false,
         });
         let us = self.side.index();
@@ -259,6 +270,7 @@ impl Position {
         self.side = self.side.opposite();
         self.hash ^= self.variant.side_key;
         self.keys.push(self.hash);
+        self.update_king_zones(us, from, to, moved, placed, captured);
         self.checked = self.compute_in_check();
     }
 
@@ -274,6 +286,8 @@ impl Position {
         self.hash = u.hash;
         self.psq = u.psq;
         self.checked = u.checked;
+        self.shield = u.shield;
+        self.near = u.near;
         if u.null {
             return;
         }
@@ -307,6 +321,8 @@ impl Position {
             hash: self.hash,
             psq: self.psq,
             checked: self.checked,
+            shield: self.shield,
+            near: self.near,
             null: true,
         });
         self.halfmove += 1;

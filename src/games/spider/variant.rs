@@ -114,6 +114,8 @@ pub struct Variant {
     pub(crate) advance: [Vec<u8>; 2],
     /// Per colour: the evaluation's piece-square tables (see [`super::eval::piece_square_tables`]).
     pub(crate) pst: [Vec<i32>; 2],
+    /// Mailbox (x, y) of every cell, border included (king distances in the evaluation).
+    pub(crate) xy: Vec<(i16, i16)>,
 }
 
 impl Variant {
@@ -405,6 +407,9 @@ impl Variant {
             values: Vec::new(),
             advance,
             pst: [Vec::new(), Vec::new()],
+            xy: (0..size)
+                .map(|i| ((i % stride) as i16, (i / stride) as i16))
+                .collect(),
         };
         v.pieces = super::eval::piece_infos(&v);
         v.values = v.pieces.iter().map(|p| p.value).collect();
