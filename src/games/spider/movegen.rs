@@ -4,6 +4,13 @@
 //! when it can matter: the side is in check, the king moves, or the moving piece stands on a line
 //! between its king and an enemy rider (or on the path of an enemy lame leap). Every other move
 //! cannot expose the king, because vacating a square only opens lines through that square.
+//! Out of a single check, a non-king move must land on the checker or on the check's path, so other
+//! targets are dropped before that test.
+//!
+//! Three modes share the generator: every legal move ([`ALL`]), captures and promotions ([`NOISY`],
+//! quiescence and the move picker's first stage; empty targets are only looked at for pawns) and
+//! the rest ([`QUIET`], the picker's last stage), so a cut on a capture never pays for the ~300
+//! quiet moves of a Spider-Chess position.
 
 use super::position::{Move, Position};
 use super::square::Color;
@@ -261,6 +268,9 @@ impl Position {
             let only = if from == ksq { None } else { evasion_targets };
             let start = out.len();
             let dedup = v.dedup[kind as usize];
+            // Whether a move to an empty square can be wanted: in noisy mode only a pawn's
+            // (promotion).
+            let empties = MODE != NOISY || (kind == v.pawn && !v.promo_kinds.is_empty());
             for st in &v.steps[us.index()][kind as usize] {
                 if st.lame_len > 0 {
                     let clear = (0..st.lame_len as usize)
@@ -283,28 +293,15 @@ impl Position {
                 }
                 let mut to = from as isize;
                 let mut k = 0u8;
+                let mut c = EMPTY;
                 while k < st.range {
                     k += 1;
                     to += st.delta;
-                    let c = board[to as usize];
-                    if c == EMPTY {
-                        if st.can_move {
-                            self.push::<MODE>(
-                                out,
-                                start,
-                                dedup,
-                                slow,
-                                only,
-                                ksq,
-                                from,
-                                to as usize,
-                                kind,
-                                c,
-                            );
-                        }
-                        continue;
+                    c = board[to as usize];
+                    if c != EMPTY {
+                        break;
                     }
-                    if MODE != QUIET && c != OFF && cell_color(c) == them && st.can_capture {
+                    if empties && st.can_move {
                         self.push::<MODE>(
                             out,
                             start,
@@ -318,7 +315,25 @@ impl Position {
                             c,
                         );
                     }
-                    break;
+                }
+                if MODE != QUIET
+                    && c != EMPTY
+                    && c != OFF
+                    && cell_color(c) == them
+                    && st.can_capture
+                {
+                    self.push::<MODE>(
+                        out,
+                        start,
+                        dedup,
+                        slow,
+                        only,
+                        ksq,
+                        from,
+                        to as usize,
+                        kind,
+                        c,
+                    );
                 }
             }
         }
