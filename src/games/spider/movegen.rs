@@ -94,6 +94,56 @@ impl Position {
         self.checked
     }
 
+    /// [`in_check`](Self::in_check) after a move from `from` to `to` by the other side, whose king
+    /// this side could not attack before it: only the rays through `from` (opened) or `to` (the
+    /// moved piece) and the lame attacks can carry a check, so only those are walked.
+    pub(crate) fn check_after_move(&self, from: usize, to: usize) -> bool {
+        let v = &*self.variant;
+        let by = self.side.opposite();
+        let lines = &v.ray_lines[by.index()];
+        if lines.is_empty() {
+            return self.compute_in_check();
+        }
+        let ksq = self.king[self.side.index()] as isize;
+        let base = v.size as isize + ksq;
+        let mut mask =
+            lines[(base - from as isize) as usize] | lines[(base - to as isize) as usize];
+        let board = &self.board;
+        let rays = &v.rays[by.index()];
+        while mask != 0 {
+            let ray = &rays[mask.trailing_zeros() as usize];
+            mask &= mask - 1;
+            let mut t = ksq;
+            let mut k = 1u8;
+            loop {
+                t -= ray.delta;
+                let c = board[t as usize];
+                if c == EMPTY {
+                    if k >= ray.max {
+                        break;
+                    }
+                    k += 1;
+                    continue;
+                }
+                if c != OFF && cell_color(c) == by && ray.range[cell_kind(c) as usize] >= k {
+                    return true;
+                }
+                break;
+            }
+        }
+        for l in &v.lame_attacks[by.index()] {
+            let p = ksq - l.delta;
+            let c = board[p as usize];
+            if c == EMPTY || c == OFF || cell_color(c) != by || l.kinds & (1 << cell_kind(c)) == 0 {
+                continue;
+            }
+            if (0..l.len as usize).all(|i| board[(p + l.path[i]) as usize] == EMPTY) {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Computes [`in_check`](Self::in_check) from the board.
     pub(crate) fn compute_in_check(&self) -> bool {
         let us = self.side;
@@ -463,5 +513,44 @@ mod tests {
             }
         }
         assert!(checks > 0, "the games reached some checks");
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::super::variant::Variant;
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// The check flag make computes from the lines through the move agrees with a full attack
+    /// scan, along random games that prefer checks and captures.
+    #[test]
+    fn check_after_move_matches_a_full_scan() {
+        let variant = Variant::spider_chess();
+        let mut rng = ChaCha8Rng::seed_from_u64(23);
+        let (mut moves, mut checks) = (Vec::new(), 0);
+        for _ in 0..6 {
+            let mut pos = Position::startpos(&variant);
+            for _ in 0..150 {
+                pos.generate::<ALL>(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let mut pick = moves[rng.gen_range(0..moves.len())];
+                for &m in &moves {
+                    pos.make_move(m);
+                    assert_eq!(pos.in_check(), pos.compute_in_check(), "{m:?}");
+                    let interesting = pos.in_check() || pos.undo.last().unwrap().captured != EMPTY;
+                    checks += pos.in_check() as usize;
+                    pos.unmake_move();
+                    if interesting && rng.gen_bool(0.3) {
+                        pick = m;
+                    }
+                }
+                pos.make_move(pick);
+            }
+        }
+        assert!(checks > 0, "some moves gave check");
     }
 }

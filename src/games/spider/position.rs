@@ -271,7 +271,7 @@ impl Position {
         self.hash ^= self.variant.side_key;
         self.keys.push(self.hash);
         self.update_king_zones(us, from, to, moved, placed, captured);
-        self.checked = self.compute_in_check();
+        self.checked = self.check_after_move(from, to);
     }
 
     /// Takes back the last move made with [`Position::make_move`]; does nothing at the root.

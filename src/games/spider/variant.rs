@@ -114,6 +114,10 @@ pub struct Variant {
     pub(crate) advance: [Vec<u8>; 2],
     /// Per colour: the evaluation's piece-square tables (see [`super::eval::piece_square_tables`]).
     pub(crate) pst: [Vec<i32>; 2],
+    /// Per attacking colour, indexed `size + king - square`: the bit set of its `rays` on which
+    /// `square` lies as seen from `king` (within the ray's reach); empty when there are more than
+    /// 64 rays. Lets make find the only lines a move can open or close towards the enemy king.
+    pub(crate) ray_lines: [Vec<u64>; 2],
     /// Mailbox (x, y) of every cell, border included (king distances in the evaluation).
     pub(crate) xy: Vec<(i16, i16)>,
 }
@@ -386,6 +390,7 @@ impl Variant {
             .unwrap() as u8;
 
         let def_pawn = def.pawn.map_or(NO_PAWN, |p| p as u8);
+        let ray_lines = [ray_lines(&rays[0], size), ray_lines(&rays[1], size)];
         let mut v = Variant {
             name: "custom".to_string(),
             pieces: Vec::new(),
@@ -407,6 +412,7 @@ impl Variant {
             values: Vec::new(),
             advance,
             pst: [Vec::new(), Vec::new()],
+            ray_lines,
             xy: (0..size)
                 .map(|i| ((i % stride) as i16, (i / stride) as i16))
                 .collect(),
@@ -416,6 +422,24 @@ impl Variant {
         v.pst = super::eval::piece_square_tables(&v);
         Ok(v)
     }
+}
+
+/// The `ray_lines` table of one colour's attack rays (see [`Variant`]).
+fn ray_lines(rays: &[AttackRay], size: usize) -> Vec<u64> {
+    if rays.len() > 64 {
+        return Vec::new();
+    }
+    let mut lines = vec![0u64; 2 * size];
+    for (i, ray) in rays.iter().enumerate() {
+        for k in 1..=ray.max as isize {
+            let offset = k * ray.delta;
+            if offset.unsigned_abs() >= size {
+                break;
+            }
+            lines[(size as isize + offset) as usize] |= 1 << i;
+        }
+    }
+    lines
 }
 
 /// A rule's vector for `color`: White's as written, Black's mirrored (or rotated).
