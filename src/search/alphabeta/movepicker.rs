@@ -238,7 +238,7 @@ impl<M: Copy + Eq> MovePicker<M> {
             let key = ((self.scores[i] as i64) << 32) - i as i64;
             self.pairs.push((key, self.moves[i]));
         }
-        self.pairs.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        self.pairs.sort_unstable_by_key(|p| std::cmp::Reverse(p.0));
         for (k, &(key, mv)) in self.pairs.iter().enumerate() {
             self.moves[self.next + k] = mv;
             self.scores[self.next + k] = (key >> 32) as i32 + (key & 0xffff_ffff != 0) as i32;
