@@ -31,6 +31,15 @@ pub trait TwoSided: Clone + Send + 'static {
     /// quiescence search.
     fn noisy_moves(&self, out: &mut Vec<Self::Move>);
 
+    /// Writes the legal moves that are not in `noisy` (this position's own
+    /// [`noisy_moves`](TwoSided::noisy_moves)) into `out` (cleared first): the move picker's last
+    /// stage. The default generates every legal move and drops those in `noisy`; a game that can
+    /// generate its quiet moves directly should override it.
+    fn quiet_moves(&self, noisy: &[Self::Move], out: &mut Vec<Self::Move>) {
+        self.legal_moves(out);
+        out.retain(|m| !noisy.contains(m));
+    }
+
     /// Plays a legal move.
     fn make(&mut self, mv: Self::Move);
 

@@ -1,5 +1,6 @@
 //! The alpha-beta search interface ([`TwoSided`]) for Spider-Chess positions.
 
+use super::movegen::{ALL, NOISY, QUIET};
 use super::outcome::Baring;
 use super::position::{Move, Position};
 use super::variant::{cell_kind, EMPTY};
@@ -16,11 +17,15 @@ impl TwoSided for Position {
     }
 
     fn legal_moves(&self, out: &mut Vec<Move>) {
-        self.generate::<false>(out);
+        self.generate::<ALL>(out);
     }
 
     fn noisy_moves(&self, out: &mut Vec<Move>) {
-        self.generate::<true>(out);
+        self.generate::<NOISY>(out);
+    }
+
+    fn quiet_moves(&self, _noisy: &[Move], out: &mut Vec<Move>) {
+        self.generate::<QUIET>(out);
     }
 
     fn make(&mut self, mv: Move) {

@@ -4,10 +4,28 @@
 //! when it can matter: the side is in check, the king moves, or the moving piece stands on a line
 //! between its king and an enemy rider (or on the path of an enemy lame leap). Every other move
 //! cannot expose the king, because vacating a square only opens lines through that square.
+//! Out of a single check, a non-king move must land on the checker or on the check's path, so other
+//! targets are dropped before that test.
+//!
+//! Three modes share the generator: every legal move ([`ALL`]), captures and promotions ([`NOISY`],
+//! quiescence and the move picker's first stage; empty targets are only looked at for pawns) and
+//! the rest ([`QUIET`], the picker's last stage), so a cut on a capture never pays for the ~300
+//! quiet moves of a Spider-Chess position.
 
 use super::position::{Move, Position};
 use super::square::Color;
 use super::variant::{cell_color, cell_kind, EMPTY, OFF};
+
+/// Generation mode: every legal move.
+pub(crate) const ALL: u8 = 0;
+/// Generation mode: captures and promotions (quiescence, the picker's noisy stage).
+pub(crate) const NOISY: u8 = 1;
+/// Generation mode: the legal moves [`NOISY`] leaves out (the picker's quiet stage).
+pub(crate) const QUIET: u8 = 2;
+
+/// Most squares (checker and blocking squares) of a check tracked before falling back to testing
+/// every move.
+const MAX_BLOCKS: usize = 32;
 
 /// Most pinned pieces tracked before falling back to testing every move.
 const MAX_PINS: usize = 64;
@@ -70,10 +88,124 @@ impl Position {
         false
     }
 
-    /// Whether the side to move has its royal piece attacked.
+    /// Whether the side to move has its royal piece attacked (kept up to date by make/unmake).
+    #[inline]
     pub fn in_check(&self) -> bool {
+        self.checked
+    }
+
+    /// [`in_check`](Self::in_check) after a move from `from` to `to` by the other side, whose king
+    /// this side could not attack before it: only the rays through `from` (opened) or `to` (the
+    /// moved piece) and the lame attacks can carry a check, so only those are walked.
+    pub(crate) fn check_after_move(&self, from: usize, to: usize) -> bool {
+        let v = &*self.variant;
+        let by = self.side.opposite();
+        let lines = &v.ray_lines[by.index()];
+        if lines.is_empty() {
+            return self.compute_in_check();
+        }
+        let ksq = self.king[self.side.index()] as isize;
+        let base = v.size as isize + ksq;
+        let mut mask =
+            lines[(base - from as isize) as usize] | lines[(base - to as isize) as usize];
+        let board = &self.board;
+        let rays = &v.rays[by.index()];
+        while mask != 0 {
+            let ray = &rays[mask.trailing_zeros() as usize];
+            mask &= mask - 1;
+            let mut t = ksq;
+            let mut k = 1u8;
+            loop {
+                t -= ray.delta;
+                let c = board[t as usize];
+                if c == EMPTY {
+                    if k >= ray.max {
+                        break;
+                    }
+                    k += 1;
+                    continue;
+                }
+                if c != OFF && cell_color(c) == by && ray.range[cell_kind(c) as usize] >= k {
+                    return true;
+                }
+                break;
+            }
+        }
+        for l in &v.lame_attacks[by.index()] {
+            let p = ksq - l.delta;
+            let c = board[p as usize];
+            if c == EMPTY || c == OFF || cell_color(c) != by || l.kinds & (1 << cell_kind(c)) == 0 {
+                continue;
+            }
+            if (0..l.len as usize).all(|i| board[(p + l.path[i]) as usize] == EMPTY) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Computes [`in_check`](Self::in_check) from the board.
+    pub(crate) fn compute_in_check(&self) -> bool {
         let us = self.side;
         self.attacked(self.king[us.index()] as usize, us.opposite())
+    }
+
+    /// The squares that resolve a check on `ksq` by a move of a piece other than the king: the
+    /// single checker's square and the squares its attack passes (a slider's or rider's
+    /// intermediate squares, a lame leap's path), written to `out`. `None` (no filtering) for a
+    /// double check, a piece found attacking along two vectors, or too many squares.
+    fn check_blocks(&self, ksq: usize, them: Color, out: &mut [u16; MAX_BLOCKS]) -> Option<usize> {
+        let v = &*self.variant;
+        let board = &self.board;
+        let mut n = 0;
+        let mut checkers = 0;
+        for ray in &v.rays[them.index()] {
+            let mut t = ksq as isize;
+            let mut k = 1u8;
+            loop {
+                t -= ray.delta;
+                let c = board[t as usize];
+                if c == EMPTY {
+                    if k >= ray.max {
+                        break;
+                    }
+                    k += 1;
+                    continue;
+                }
+                if c != OFF && cell_color(c) == them && ray.range[cell_kind(c) as usize] >= k {
+                    checkers += 1;
+                    if checkers > 1 || n + k as usize > MAX_BLOCKS {
+                        return None;
+                    }
+                    for j in 1..=k as isize {
+                        out[n] = (ksq as isize - j * ray.delta) as u16;
+                        n += 1;
+                    }
+                }
+                break;
+            }
+        }
+        for l in &v.lame_attacks[them.index()] {
+            let p = ksq as isize - l.delta;
+            let c = board[p as usize];
+            if c == EMPTY || c == OFF || cell_color(c) != them || l.kinds & (1 << cell_kind(c)) == 0
+            {
+                continue;
+            }
+            if (0..l.len as usize).all(|i| board[(p + l.path[i]) as usize] == EMPTY) {
+                checkers += 1;
+                if checkers > 1 || n + 1 + l.len as usize > MAX_BLOCKS {
+                    return None;
+                }
+                out[n] = p as u16;
+                n += 1;
+                for i in 0..l.len as usize {
+                    out[n] = (p + l.path[i]) as u16;
+                    n += 1;
+                }
+            }
+        }
+        (checkers == 1).then_some(n)
     }
 
     /// Squares of our pieces that may be pinned to our king; `None` when there are too many.
@@ -152,14 +284,21 @@ impl Position {
         Some(n)
     }
 
-    /// Every legal move (or, with `NOISY`, every legal capture and promotion) into `out`.
-    pub(crate) fn generate<const NOISY: bool>(&self, out: &mut Vec<Move>) {
+    /// The legal moves of a generation mode ([`ALL`], [`NOISY`], [`QUIET`]) into `out`.
+    pub(crate) fn generate<const MODE: u8>(&self, out: &mut Vec<Move>) {
         out.clear();
         let v = &*self.variant;
         let us = self.side;
         let them = us.opposite();
         let ksq = self.king[us.index()] as usize;
-        let in_check = self.attacked(ksq, them);
+        let in_check = self.checked;
+        let mut blocks = [0u16; MAX_BLOCKS];
+        let evasion_targets = if in_check {
+            self.check_blocks(ksq, them, &mut blocks)
+                .map(|n| &blocks[..n])
+        } else {
+            None
+        };
         let mut pins = [0u16; MAX_PINS];
         let (all_slow, npins) = if in_check {
             (true, 0)
@@ -174,8 +313,14 @@ impl Position {
             let from = from as usize;
             let kind = cell_kind(board[from]);
             let slow = all_slow || from == ksq || pins[..npins].contains(&(from as u16));
+            // Out of a single check, a piece other than the king must land on the checker or on
+            // the check's path: other targets are skipped before the (costly) king-safety test.
+            let only = if from == ksq { None } else { evasion_targets };
             let start = out.len();
             let dedup = v.dedup[kind as usize];
+            // Whether a move to an empty square can be wanted: in noisy mode only a pawn's
+            // (promotion).
+            let empties = MODE != NOISY || (kind == v.pawn && !v.promo_kinds.is_empty());
             for st in &v.steps[us.index()][kind as usize] {
                 if st.lame_len > 0 {
                     let clear = (0..st.lame_len as usize)
@@ -186,40 +331,33 @@ impl Position {
                     let to = (from as isize + st.delta) as usize;
                     let c = board[to];
                     if (c == EMPTY && st.can_move)
-                        || (c != EMPTY && c != OFF && cell_color(c) == them && st.can_capture)
+                        || (MODE != QUIET
+                            && c != EMPTY
+                            && c != OFF
+                            && cell_color(c) == them
+                            && st.can_capture)
                     {
-                        self.push::<NOISY>(out, start, dedup, slow, ksq, from, to, kind, c);
+                        self.push::<MODE>(out, start, dedup, slow, only, ksq, from, to, kind, c);
                     }
                     continue;
                 }
                 let mut to = from as isize;
                 let mut k = 0u8;
+                let mut c = EMPTY;
                 while k < st.range {
                     k += 1;
                     to += st.delta;
-                    let c = board[to as usize];
-                    if c == EMPTY {
-                        if st.can_move {
-                            self.push::<NOISY>(
-                                out,
-                                start,
-                                dedup,
-                                slow,
-                                ksq,
-                                from,
-                                to as usize,
-                                kind,
-                                c,
-                            );
-                        }
-                        continue;
+                    c = board[to as usize];
+                    if c != EMPTY {
+                        break;
                     }
-                    if c != OFF && cell_color(c) == them && st.can_capture {
-                        self.push::<NOISY>(
+                    if empties && st.can_move {
+                        self.push::<MODE>(
                             out,
                             start,
                             dedup,
                             slow,
+                            only,
                             ksq,
                             from,
                             to as usize,
@@ -227,7 +365,25 @@ impl Position {
                             c,
                         );
                     }
-                    break;
+                }
+                if MODE != QUIET
+                    && c != EMPTY
+                    && c != OFF
+                    && cell_color(c) == them
+                    && st.can_capture
+                {
+                    self.push::<MODE>(
+                        out,
+                        start,
+                        dedup,
+                        slow,
+                        only,
+                        ksq,
+                        from,
+                        to as usize,
+                        kind,
+                        c,
+                    );
                 }
             }
         }
@@ -236,12 +392,13 @@ impl Position {
     /// Adds the move(s) from `from` to `to` (all promotion choices), after the checks it needs.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn push<const NOISY: bool>(
+    fn push<const MODE: u8>(
         &self,
         out: &mut Vec<Move>,
         start: usize,
         dedup: bool,
         slow: bool,
+        only: Option<&[u16]>,
         ksq: usize,
         from: usize,
         to: usize,
@@ -255,7 +412,10 @@ impl Position {
         } else {
             0
         };
-        if NOISY && target == EMPTY && promo == 0 {
+        if MODE == NOISY && target == EMPTY && promo == 0 {
+            return;
+        }
+        if MODE == QUIET && promo == 2 {
             return;
         }
         let plain = Move {
@@ -263,6 +423,11 @@ impl Position {
             to: to as u16,
             promo: 0,
         };
+        if let Some(targets) = only {
+            if !targets.contains(&plain.to) {
+                return;
+            }
+        }
         if dedup && out[start..].iter().any(|m| m.to == plain.to) {
             return;
         }
@@ -272,10 +437,10 @@ impl Position {
                 return;
             }
         }
-        if promo != 2 && !(NOISY && target == EMPTY) {
+        if promo != 2 && !(MODE == NOISY && target == EMPTY) {
             out.push(plain);
         }
-        if promo != 0 {
+        if promo != 0 && MODE != QUIET {
             for &p in &v.promo_kinds {
                 out.push(Move {
                     promo: p + 1,
@@ -288,22 +453,104 @@ impl Position {
     /// Every legal move of the side to move.
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut out = Vec::with_capacity(256);
-        self.generate::<false>(&mut out);
+        self.generate::<ALL>(&mut out);
         out
     }
 
     /// Legal moves into a reusable buffer (cleared first).
     pub fn legal_moves_into(&self, out: &mut Vec<Move>) {
-        self.generate::<false>(out);
+        self.generate::<ALL>(out);
     }
 
     /// Legal captures and promotions into a reusable buffer (cleared first).
     pub fn noisy_moves_into(&self, out: &mut Vec<Move>) {
-        self.generate::<true>(out);
+        self.generate::<NOISY>(out);
     }
 
     /// Whether the move captures a piece.
     pub fn is_capture(&self, mv: Move) -> bool {
         self.board[mv.to as usize] != EMPTY
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::variant::Variant;
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// Noisy and quiet generation split the legal moves exactly: captures and promotions on one
+    /// side, everything else on the other; checked along random games (captures preferred).
+    #[test]
+    fn noisy_and_quiet_partition_the_legal_moves() {
+        let variant = Variant::spider_chess();
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let (mut all, mut noisy, mut quiet) = (Vec::new(), Vec::new(), Vec::new());
+        let mut checks = 0;
+        for _ in 0..3 {
+            let mut pos = Position::startpos(&variant);
+            for _ in 0..200 {
+                pos.generate::<ALL>(&mut all);
+                pos.generate::<NOISY>(&mut noisy);
+                pos.generate::<QUIET>(&mut quiet);
+                checks += pos.in_check() as usize;
+                assert_eq!(noisy.len() + quiet.len(), all.len(), "{}", pos.to_fen());
+                for m in &all {
+                    let is_noisy = pos.is_capture(*m) || m.promotion().is_some();
+                    assert_eq!(noisy.contains(m), is_noisy, "{m:?} in {}", pos.to_fen());
+                    assert_eq!(quiet.contains(m), !is_noisy, "{m:?} in {}", pos.to_fen());
+                }
+                if all.is_empty() {
+                    break;
+                }
+                let mv = if !noisy.is_empty() && rng.gen_bool(0.6) {
+                    noisy[rng.gen_range(0..noisy.len())]
+                } else {
+                    all[rng.gen_range(0..all.len())]
+                };
+                pos.make_move(mv);
+            }
+        }
+        assert!(checks > 0, "the games reached some checks");
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::super::variant::Variant;
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// The check flag make computes from the lines through the move agrees with a full attack
+    /// scan, along random games that prefer checks and captures.
+    #[test]
+    fn check_after_move_matches_a_full_scan() {
+        let variant = Variant::spider_chess();
+        let mut rng = ChaCha8Rng::seed_from_u64(23);
+        let (mut moves, mut checks) = (Vec::new(), 0);
+        for _ in 0..6 {
+            let mut pos = Position::startpos(&variant);
+            for _ in 0..150 {
+                pos.generate::<ALL>(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let mut pick = moves[rng.gen_range(0..moves.len())];
+                for &m in &moves {
+                    pos.make_move(m);
+                    assert_eq!(pos.in_check(), pos.compute_in_check(), "{m:?}");
+                    let interesting = pos.in_check() || pos.undo.last().unwrap().captured != EMPTY;
+                    checks += pos.in_check() as usize;
+                    pos.unmake_move();
+                    if interesting && rng.gen_bool(0.3) {
+                        pick = m;
+                    }
+                }
+                pos.make_move(pick);
+            }
+        }
+        assert!(checks > 0, "some moves gave check");
     }
 }

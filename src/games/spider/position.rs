@@ -33,6 +33,10 @@ pub(crate) struct Undo {
     pub captured: u8,
     pub halfmove: u32,
     pub hash: u64,
+    pub psq: [i32; 2],
+    pub checked: bool,
+    pub shield: [i16; 2],
+    pub near: [i16; 2],
     pub null: bool,
 }
 
@@ -53,6 +57,15 @@ pub struct Position {
     /// Keys of every position since the root, the current one last.
     pub(crate) keys: Vec<u64>,
     pub(crate) fifty_limit: u32,
+    /// Per side: the sum of the evaluation's piece-square entries of its pieces, kept by make/unmake.
+    pub(crate) psq: [i32; 2],
+    /// Whether the side to move's royal piece is attacked; set by setup and make, restored by
+    /// unmake, so that the search's repeated check tests and the generator read a flag.
+    pub(crate) checked: bool,
+    /// Per side: own pieces next to its king (king-safety tally kept by make/unmake).
+    pub(crate) shield: [i16; 2],
+    /// Per side: enemy non-pawn, non-royal pieces near its king (king-safety tally).
+    pub(crate) near: [i16; 2],
 }
 
 impl Position {
@@ -72,6 +85,10 @@ impl Position {
             undo: Vec::with_capacity(256),
             keys: Vec::with_capacity(256),
             fifty_limit: DEFAULT_FIFTY_MOVE_PLIES,
+            psq: [0; 2],
+            checked: false,
+            shield: [0; 2],
+            near: [0; 2],
         }
     }
 
@@ -96,6 +113,8 @@ impl Position {
         self.list_index[sq] = self.list[color.index()].len() as u16;
         self.list[color.index()].push(sq as u16);
         self.hash ^= self.variant.zobrist[c as usize * self.variant.size + sq];
+        self.psq[color.index()] +=
+            self.variant.pst[color.index()][kind as usize * self.variant.size + sq];
         if kind == self.variant.royal {
             self.king[color.index()] = sq as u16;
         } else {
@@ -110,6 +129,8 @@ impl Position {
         }
         self.keys.clear();
         self.keys.push(self.hash);
+        self.checked = self.compute_in_check();
+        self.recount_king_zones();
     }
 
     /// The variant this position belongs to.
@@ -206,11 +227,18 @@ impl Position {
             captured,
             halfmove: self.halfmove,
             hash: self.hash,
+            psq: self.psq,
+            checked: self.checked,
+            shield: self.shield,
+            near: self.near,
             null: false,
         });
         let us = self.side.index();
         let kind = cell_kind(moved);
+        let v = &*self.variant;
+        let size = v.size;
         if captured != EMPTY {
+            self.psq[1 - us] -= v.pst[1 - us][cell_kind(captured) as usize * size + to];
             self.list_remove(1 - us, to);
             self.nonroyal[1 - us] -= 1;
             self.hash ^= self.zob(captured, to);
@@ -219,6 +247,9 @@ impl Position {
             0 => moved,
             p => cell(p - 1, self.side),
         };
+        let v = &*self.variant;
+        self.psq[us] += v.pst[us][cell_kind(placed) as usize * size + to]
+            - v.pst[us][kind as usize * size + from];
         self.board[from] = EMPTY;
         self.board[to] = placed;
         let i = self.list_index[from];
@@ -239,6 +270,8 @@ impl Position {
         self.side = self.side.opposite();
         self.hash ^= self.variant.side_key;
         self.keys.push(self.hash);
+        self.update_king_zones(us, from, to, moved, placed, captured);
+        self.checked = self.check_after_move(from, to);
     }
 
     /// Takes back the last move made with [`Position::make_move`]; does nothing at the root.
@@ -251,6 +284,10 @@ impl Position {
         }
         self.halfmove = u.halfmove;
         self.hash = u.hash;
+        self.psq = u.psq;
+        self.checked = u.checked;
+        self.shield = u.shield;
+        self.near = u.near;
         if u.null {
             return;
         }
@@ -282,6 +319,10 @@ impl Position {
             captured: EMPTY,
             halfmove: self.halfmove,
             hash: self.hash,
+            psq: self.psq,
+            checked: self.checked,
+            shield: self.shield,
+            near: self.near,
             null: true,
         });
         self.halfmove += 1;
@@ -291,6 +332,7 @@ impl Position {
         self.side = self.side.opposite();
         self.hash ^= self.variant.side_key;
         self.keys.push(self.hash);
+        self.checked = self.compute_in_check();
     }
 
     /// Whether the current position occurred before with the same side to move, counting back only

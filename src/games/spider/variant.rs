@@ -112,6 +112,14 @@ pub struct Variant {
     pub(crate) values: Vec<i32>,
     /// Per colour and square: how many ranks a pawn there has advanced (0 on its own first rank).
     pub(crate) advance: [Vec<u8>; 2],
+    /// Per colour: the evaluation's piece-square tables (see [`super::eval::piece_square_tables`]).
+    pub(crate) pst: [Vec<i32>; 2],
+    /// Per attacking colour, indexed `size + king - square`: the bit set of its `rays` on which
+    /// `square` lies as seen from `king` (within the ray's reach); empty when there are more than
+    /// 64 rays. Lets make find the only lines a move can open or close towards the enemy king.
+    pub(crate) ray_lines: [Vec<u64>; 2],
+    /// Mailbox (x, y) of every cell, border included (king distances in the evaluation).
+    pub(crate) xy: Vec<(i16, i16)>,
 }
 
 impl Variant {
@@ -254,11 +262,34 @@ impl Variant {
                 }
             }
         }
+        // A rule another rule of the piece contains (same vector, same move/capture rights, no lame
+        // path, at most its range: the N of an NN) is dropped, so that the generator meets each
+        // target once and rarely needs to deduplicate.
+        let kept: Vec<Vec<&super::betza::MoveRule>> = def
+            .pieces
+            .iter()
+            .map(|p| {
+                p.rules
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, a)| {
+                        !p.rules.iter().enumerate().any(|(j, b)| {
+                            j != i
+                                && a.lame_path.is_empty()
+                                && b.lame_path.is_empty()
+                                && (a.dx, a.dy) == (b.dx, b.dy)
+                                && (a.can_move, a.can_capture) == (b.can_move, b.can_capture)
+                                && (a.range < b.range || (a.range == b.range && j < i))
+                        })
+                    })
+                    .map(|(_, a)| a)
+                    .collect()
+            })
+            .collect();
         let mut steps: [Vec<Vec<Step>>; 2] = [Vec::new(), Vec::new()];
         for color in [Color::White, Color::Black] {
-            for p in &def.pieces {
-                let list = p
-                    .rules
+            for rules in &kept {
+                let list = rules
                     .iter()
                     .map(|r| {
                         let (dx, dy) = orient(def.symmetry, color, r.dx, r.dy);
@@ -280,14 +311,13 @@ impl Variant {
                 steps[color.index()].push(list);
             }
         }
-        let dedup = def
-            .pieces
+        let dedup = kept
             .iter()
-            .map(|p| {
-                p.rules
+            .map(|rules| {
+                rules
                     .iter()
                     .enumerate()
-                    .any(|(i, a)| p.rules[i + 1..].iter().any(|b| a.overlaps(b)))
+                    .any(|(i, a)| rules[i + 1..].iter().any(|b| a.overlaps(b)))
             })
             .collect();
 
@@ -360,6 +390,7 @@ impl Variant {
             .unwrap() as u8;
 
         let def_pawn = def.pawn.map_or(NO_PAWN, |p| p as u8);
+        let ray_lines = [ray_lines(&rays[0], size), ray_lines(&rays[1], size)];
         let mut v = Variant {
             name: "custom".to_string(),
             pieces: Vec::new(),
@@ -380,11 +411,35 @@ impl Variant {
             pawn: def_pawn,
             values: Vec::new(),
             advance,
+            pst: [Vec::new(), Vec::new()],
+            ray_lines,
+            xy: (0..size)
+                .map(|i| ((i % stride) as i16, (i / stride) as i16))
+                .collect(),
         };
         v.pieces = super::eval::piece_infos(&v);
         v.values = v.pieces.iter().map(|p| p.value).collect();
+        v.pst = super::eval::piece_square_tables(&v);
         Ok(v)
     }
+}
+
+/// The `ray_lines` table of one colour's attack rays (see [`Variant`]).
+fn ray_lines(rays: &[AttackRay], size: usize) -> Vec<u64> {
+    if rays.len() > 64 {
+        return Vec::new();
+    }
+    let mut lines = vec![0u64; 2 * size];
+    for (i, ray) in rays.iter().enumerate() {
+        for k in 1..=ray.max as isize {
+            let offset = k * ray.delta;
+            if offset.unsigned_abs() >= size {
+                break;
+            }
+            lines[(size as isize + offset) as usize] |= 1 << i;
+        }
+    }
+    lines
 }
 
 /// A rule's vector for `color`: White's as written, Black's mirrored (or rotated).

@@ -10,6 +10,9 @@ use super::history::{History, HISTORY_MAX};
 const TT_MOVE: i32 = i32::MAX;
 const NOISY: i32 = 1 << 26;
 const KILLER: i32 = 1 << 25;
+/// Picks made by selection (one scan each) before the rest of a quiet list is sorted at once: a
+/// cut usually comes in the first moves, and an all-node then pays `n log n`, not `n²`.
+const SELECT_PICKS: usize = 3;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
@@ -22,7 +25,8 @@ enum Stage {
     All,
 }
 
-/// Reusable buffers of one ply and the state of its staged generation.
+/// Reusable buffers of one ply and the state of its staged generation. The default allocates
+/// nothing (the searcher `mem::take`s a ply's picker at every node); buffers grow on first use.
 #[derive(Clone, Debug)]
 pub struct MovePicker<M> {
     stage: Stage,
@@ -34,6 +38,10 @@ pub struct MovePicker<M> {
     moves: Vec<M>,
     scores: Vec<i32>,
     next: usize,
+    /// Whether `moves[next..]` is already sorted best first.
+    sorted: bool,
+    /// Buffer for sorting `moves` with their scores.
+    pairs: Vec<(i64, M)>,
     yielded: Vec<M>,
 }
 
@@ -44,12 +52,14 @@ impl<M> Default for MovePicker<M> {
             tt_move: None,
             killers: [None, None],
             side: 0,
-            noisy: Vec::with_capacity(64),
-            noisy_scores: Vec::with_capacity(64),
-            moves: Vec::with_capacity(256),
-            scores: Vec::with_capacity(256),
+            noisy: Vec::new(),
+            noisy_scores: Vec::new(),
+            moves: Vec::new(),
+            scores: Vec::new(),
             next: 0,
-            yielded: Vec::with_capacity(256),
+            sorted: false,
+            pairs: Vec::new(),
+            yielded: Vec::new(),
         }
     }
 }
@@ -102,6 +112,7 @@ impl<M: Copy + Eq> MovePicker<M> {
         pos.legal_moves(&mut self.moves);
         self.scores.clear();
         self.next = 0;
+        self.sorted = false;
         for i in 0..self.moves.len() {
             let mv = self.moves[i];
             let s = if Some(mv) == tt_move {
@@ -122,6 +133,7 @@ impl<M: Copy + Eq> MovePicker<M> {
         pos.noisy_moves(&mut self.moves);
         self.scores.clear();
         self.next = 0;
+        self.sorted = false;
         for i in 0..self.moves.len() {
             let s = mvv_lva(pos, self.moves[i]);
             self.scores.push(s);
@@ -163,6 +175,7 @@ impl<M: Copy + Eq> MovePicker<M> {
                         self.noisy_scores.push(s);
                     }
                     self.next = 0;
+                    self.sorted = false;
                     self.stage = Stage::Noisy;
                 }
                 Stage::Noisy => {
@@ -181,24 +194,33 @@ impl<M: Copy + Eq> MovePicker<M> {
                     }
                 }
                 Stage::GenerateQuiet => {
-                    pos.legal_moves(&mut self.moves);
-                    let (tt, noisy) = (self.tt_move, &self.noisy);
-                    self.moves.retain(|m| Some(*m) != tt && !noisy.contains(m));
+                    pos.quiet_moves(&self.noisy, &mut self.moves);
+                    if let Some(tt) = self.tt_move {
+                        if let Some(i) = self.moves.iter().position(|&m| m == tt) {
+                            self.moves.remove(i);
+                        }
+                    }
                     self.scores.clear();
                     for i in 0..self.moves.len() {
                         let s = self.quiet_score(pos, self.moves[i], history);
                         self.scores.push(s);
                     }
                     self.next = 0;
+                    self.sorted = false;
                     self.stage = Stage::Quiet;
                 }
                 Stage::Quiet | Stage::All => {
                     if self.next >= self.moves.len() {
                         return None;
                     }
-                    let best = best_from(&self.scores, self.next);
-                    self.moves.swap(self.next, best);
-                    self.scores.swap(self.next, best);
+                    if self.next >= SELECT_PICKS && !self.sorted {
+                        self.sort_rest();
+                    }
+                    if !self.sorted {
+                        let best = best_from(&self.scores, self.next);
+                        self.moves.swap(self.next, best);
+                        self.scores.swap(self.next, best);
+                    }
                     let (mv, s) = (self.moves[self.next], self.scores[self.next]);
                     self.next += 1;
                     self.yielded.push(mv);
@@ -206,6 +228,22 @@ impl<M: Copy + Eq> MovePicker<M> {
                 }
             }
         }
+    }
+
+    /// Sorts `moves[next..]` (with their scores) best first, equal scores in list order.
+    fn sort_rest(&mut self) {
+        self.pairs.clear();
+        for i in self.next..self.moves.len() {
+            // Unique keys: the score, then the list position (earlier first).
+            let key = ((self.scores[i] as i64) << 32) - i as i64;
+            self.pairs.push((key, self.moves[i]));
+        }
+        self.pairs.sort_unstable_by_key(|p| std::cmp::Reverse(p.0));
+        for (k, &(key, mv)) in self.pairs.iter().enumerate() {
+            self.moves[self.next + k] = mv;
+            self.scores[self.next + k] = (key >> 32) as i32 + (key & 0xffff_ffff != 0) as i32;
+        }
+        self.sorted = true;
     }
 
     /// Whether a full generation ([`legal`](Self::legal), [`noisy`](Self::noisy)) found no move.
