@@ -229,10 +229,27 @@ pub fn pgn(rec: &GameRecord, event: &str, variant: Option<&str>) -> String {
     tag("Termination", &rec.reason);
     out.push('\n');
     let mut body = String::new();
+    // Move numbers follow the start position's fullmove number (the FEN's last field), and a
+    // game whose first move is Black's opens with `N...`.
+    let mut number: u64 = if rec.standard_start {
+        1
+    } else {
+        rec.start
+            .split_whitespace()
+            .last()
+            .and_then(|f| f.parse().ok())
+            .filter(|&n| n >= 1)
+            .unwrap_or(1)
+    };
     for (ply, m) in rec.moves.iter().enumerate() {
         if two {
-            if ply % 2 == 0 {
-                body.push_str(&format!("{}. ", ply / 2 + 1));
+            if m.seat == 0 {
+                body.push_str(&format!("{number}. "));
+            } else if ply == 0 {
+                body.push_str(&format!("{number}... "));
+            }
+            if m.seat == 1 {
+                number += 1;
             }
         } else {
             body.push_str(&format!("{}.{} ", ply + 1, m.seat + 1));
@@ -264,10 +281,10 @@ pub fn pgn(rec: &GameRecord, event: &str, variant: Option<&str>) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn sample() -> GameRecord {
+    pub(crate) fn sample() -> GameRecord {
         GameRecord {
             id: 0,
             block: 0,
@@ -333,6 +350,22 @@ mod tests {
         let read = read_records(&path).unwrap();
         assert_eq!(read, vec![r]);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn pgn_numbers_a_game_that_starts_with_black_from_the_fen() {
+        let mut rec = sample();
+        rec.standard_start = false;
+        rec.start = "8/8/8/8/8/8/8/8 b - - 0 12".into();
+        for (i, m) in rec.moves.iter_mut().enumerate() {
+            m.seat = (i + 1) % 2;
+        }
+        let extra = rec.moves[0].clone();
+        rec.moves.push(extra);
+        let p = pgn(&rec, "test", None);
+        assert!(p.contains("[FEN \"8/8/8/8/8/8/8/8 b - - 0 12\"]"), "{p}");
+        assert!(p.contains("\n12... b2 {book} 13. a1 "), "{p}");
+        assert!(p.contains("} b2 {book} {"), "{p}");
     }
 
     #[test]

@@ -151,7 +151,15 @@ impl Tally {
             } else {
                 w.elo()
             };
-            if let Some(e) = elo {
+            if let Some(e) = elo.filter(|e| !e.elo.is_finite()) {
+                // A score of 0 % or 100 % has no finite logistic Elo and no meaningful interval.
+                out.push_str(&format!(
+                    "Elo difference: {}inf (a score of 0 or 100 %: no finite estimate), LOS: {:.1} %, DrawRatio: {:.1} %\n",
+                    if e.elo > 0.0 { "+" } else { "-" },
+                    w.los() * 100.0,
+                    100.0 * w.draws as f64 / w.games().max(1) as f64
+                ));
+            } else if let Some(e) = elo {
                 out.push_str(&format!(
                     "Elo difference: {:.1} +/- {:.1} (95% [{:.1}, {:.1}]), LOS: {:.1} %, DrawRatio: {:.1} %\n",
                     e.elo,
@@ -219,5 +227,55 @@ impl Tally {
             ));
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::records::tests::sample;
+
+    /// A game of the two-engine match: `winner_engine` (0 or 1) wins, engines swap seats by block.
+    fn game(block: u64, swap: bool, winner_engine: usize) -> GameRecord {
+        let mut rec = sample();
+        rec.block = block;
+        rec.engine_index = if swap { vec![1, 0] } else { vec![0, 1] };
+        let winner_seat = rec
+            .engine_index
+            .iter()
+            .position(|&e| e == winner_engine)
+            .unwrap();
+        rec.ranks = if winner_seat == 0 {
+            vec![1.0, 2.0]
+        } else {
+            vec![2.0, 1.0]
+        };
+        rec
+    }
+
+    #[test]
+    fn a_clean_sweep_reports_infinite_elo_without_an_interval() {
+        let mut t = Tally::new(vec!["a".into(), "b".into()], 2, None);
+        t.add(&game(0, false, 0));
+        t.add(&game(0, true, 0));
+        let report = t.report();
+        assert!(report.contains("Score of a vs b: 2 - 0 - 0"), "{report}");
+        assert!(
+            report.contains("Elo difference: +inf (a score of 0 or 100 %"),
+            "{report}"
+        );
+        assert!(!report.contains("+/- inf"), "{report}");
+    }
+
+    #[test]
+    fn a_mixed_result_reports_a_finite_interval() {
+        let mut t = Tally::new(vec!["a".into(), "b".into()], 2, None);
+        for block in 0..4 {
+            t.add(&game(block, false, 0));
+            t.add(&game(block, true, (block % 2) as usize));
+        }
+        let report = t.report();
+        assert!(report.contains("Score of a vs b: 6 - 2 - 0"), "{report}");
+        assert!(report.contains("Elo difference: 190.8 +/- "), "{report}");
     }
 }
