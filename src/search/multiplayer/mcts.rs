@@ -244,13 +244,19 @@ impl<'a, G: MultiSided> Mcts<'a, G> {
         }
     }
 
-    fn expand(&mut self, pos: &G, node: u32) {
+    fn expand(&mut self, pos: &mut G, node: u32) {
         pos.legal_moves(&mut self.moves);
         // Captures first, so that they are tried before quiet moves.
         let mut order = std::mem::take(&mut self.scored);
         order.clear();
         order.extend(self.moves.iter().map(|&m| (pos.victim_value(m), m)));
         order.sort_by_key(|&(v, _)| std::cmp::Reverse(v));
+        // A decisive move (a capture that puts a seat of another team out of the game) is the
+        // only child kept: the tree then sees at once what leaving a Mothership en prise costs.
+        if let Some(d) = self.decisive(pos, &order) {
+            order.clear();
+            order.push(d);
+        }
         let first = self.nodes.len() as u32;
         let mover = pos.to_move();
         for &(_, mv) in &order {
@@ -262,6 +268,26 @@ impl<'a, G: MultiSided> Mcts<'a, G> {
         n.first_child = first;
         n.children = children;
         n.expanded = true;
+    }
+
+    /// The first capture in `order` after which a seat of another team is out of the game.
+    fn decisive(&self, pos: &mut G, order: &[(Score, G::Move)]) -> Option<(Score, G::Move)> {
+        let mover_team = pos.team(pos.to_move());
+        let mut active = 0u64;
+        for s in 0..self.seats {
+            if pos.team(s) != mover_team && pos.is_active(s) {
+                active |= 1 << s;
+            }
+        }
+        for &(v, m) in order.iter().take_while(|&&(v, _)| v > 0) {
+            pos.make(m);
+            let knocked_out = (0..self.seats).any(|s| active & (1 << s) != 0 && !pos.is_active(s));
+            pos.unmake();
+            if knocked_out {
+                return Some((v, m));
+            }
+        }
+        None
     }
 
     fn select(&self, node: u32) -> u32 {
