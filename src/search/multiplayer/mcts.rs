@@ -1,6 +1,8 @@
 //! Monte-Carlo tree search with max^n backup: every node keeps the summed reward of each seat; a
-//! seat to move selects by UCT on its own reward; playouts are random (or capture-greedy), cut at
-//! a depth and scored by the game's result or by a softmax of each team's evaluation.
+//! seat to move selects by UCT on its own reward, with a progressive bias towards valuable
+//! captures and first-play urgency; a decisive capture (one that knocks another team's seat out)
+//! is the only child kept; playouts are short (capture-greedy or captures only), scored by the
+//! game's result or by a softmax of each team's change of evaluation since the root.
 
 use rand::Rng;
 use rand_chacha::rand_core::SeedableRng;
@@ -23,6 +25,8 @@ struct Node<M> {
     first_child: u32,
     children: u32,
     visits: u32,
+    /// Progressive bias of `mv` in 0..1 (from the value it captures), fading with visits.
+    prior: f32,
     /// The seat that played `mv` (whose reward UCT maximises when choosing this node).
     mover: u8,
     expanded: bool,
@@ -41,6 +45,9 @@ pub(super) struct Mcts<'a, G: MultiSided> {
     path: Vec<u32>,
     reward: Vec<f32>,
     team_value: Vec<f64>,
+    /// Each seat's evaluation at the root: leaf evaluations count relative to it, so that the
+    /// softmax does not saturate when a side is already far ahead.
+    root_value: Vec<f64>,
     scored: Vec<(Score, G::Move)>,
     iterations: u64,
     seldepth: usize,
@@ -61,18 +68,20 @@ impl<'a, G: MultiSided> Mcts<'a, G> {
             path: Vec::with_capacity(64),
             reward: vec![0.0; seats],
             team_value: vec![0.0; seats],
+            root_value: (0..seats).map(|s| root.evaluate_for(s) as f64).collect(),
             scored: Vec::with_capacity(128),
             iterations: 0,
             seldepth: 0,
         }
     }
 
-    fn push_node(&mut self, mv: Option<G::Move>, mover: usize) -> u32 {
+    fn push_node(&mut self, mv: Option<G::Move>, mover: usize, prior: f32) -> u32 {
         self.nodes.push(Node {
             mv,
             first_child: NONE,
             children: 0,
             visits: 0,
+            prior,
             mover: mover as u8,
             expanded: false,
         });
@@ -114,7 +123,7 @@ impl<'a, G: MultiSided> Mcts<'a, G> {
                 nodes: 0,
             };
         };
-        self.push_node(None, self.seats);
+        self.push_node(None, self.seats, 0.0);
         let max_iterations = limits.nodes.unwrap_or(u64::MAX);
         let max_tree_depth = limits.depth.map_or(usize::MAX, |d| d.max(1) as usize);
         let mut next_report = 256;
@@ -135,6 +144,26 @@ impl<'a, G: MultiSided> Mcts<'a, G> {
             }
         }
         let info = self.info(root_seat);
+        if log::log_enabled!(log::Level::Debug) {
+            let r = &self.nodes[0];
+            let mut kids: Vec<u32> = (r.first_child..r.first_child + r.children).collect();
+            kids.sort_by_key(|&c| std::cmp::Reverse(self.nodes[c as usize].visits));
+            for &c in kids.iter().take(4) {
+                let n = &self.nodes[c as usize];
+                log::debug!(
+                    "mcts root child {:?} visits {} mean {:.3} prior {:.2}",
+                    n.mv,
+                    n.visits,
+                    self.mean(c, root_seat),
+                    n.prior
+                );
+            }
+            log::debug!(
+                "mcts iterations {} root children {}",
+                self.iterations,
+                r.children
+            );
+        }
         if self.iterations > 0 {
             on_info(&info);
         }
@@ -209,7 +238,9 @@ impl<'a, G: MultiSided> Mcts<'a, G> {
             }
         }
         self.seldepth = self.seldepth.max(made);
-        // Playout.
+        // Playout: up to `playout_depth` plies, each the most valuable capture (with probability
+        // `greedy_playouts`, else a random move); it ends early when a quiet position is reached
+        // in capture-only mode, and is scored by evaluation.
         if !finished {
             let mut plies = 0;
             loop {
@@ -220,12 +251,10 @@ impl<'a, G: MultiSided> Mcts<'a, G> {
                     self.heuristic_reward(pos);
                     break;
                 }
-                pos.legal_moves(&mut self.moves);
-                if self.moves.is_empty() {
+                let Some(mv) = self.playout_move(pos) else {
                     self.heuristic_reward(pos);
                     break;
-                }
-                let mv = self.playout_move(pos);
+                };
                 pos.make(mv);
                 made += 1;
                 plies += 1;
@@ -244,17 +273,25 @@ impl<'a, G: MultiSided> Mcts<'a, G> {
         }
     }
 
-    fn expand(&mut self, pos: &G, node: u32) {
+    fn expand(&mut self, pos: &mut G, node: u32) {
         pos.legal_moves(&mut self.moves);
         // Captures first, so that they are tried before quiet moves.
         let mut order = std::mem::take(&mut self.scored);
         order.clear();
         order.extend(self.moves.iter().map(|&m| (pos.victim_value(m), m)));
         order.sort_by_key(|&(v, _)| std::cmp::Reverse(v));
+        // A decisive move (a capture that puts a seat of another team out of the game) is the
+        // only child kept: the tree then sees at once what leaving a Mothership en prise costs.
+        if let Some(d) = self.decisive(pos, &order) {
+            order.clear();
+            order.push(d);
+        }
         let first = self.nodes.len() as u32;
         let mover = pos.to_move();
-        for &(_, mv) in &order {
-            self.push_node(Some(mv), mover);
+        let scale = 2.0 * self.options.temperature.max(1) as f32;
+        for &(v, mv) in &order {
+            let v = v.max(0) as f32;
+            self.push_node(Some(mv), mover, v / (v + scale));
         }
         let children = order.len() as u32;
         self.scored = order;
@@ -264,18 +301,49 @@ impl<'a, G: MultiSided> Mcts<'a, G> {
         n.expanded = true;
     }
 
+    /// The first capture in `order` after which a seat of another team is out of the game.
+    fn decisive(&self, pos: &mut G, order: &[(Score, G::Move)]) -> Option<(Score, G::Move)> {
+        let mover_team = pos.team(pos.to_move());
+        let mut active = 0u64;
+        for s in 0..self.seats {
+            if pos.team(s) != mover_team && pos.is_active(s) {
+                active |= 1 << s;
+            }
+        }
+        for &(v, m) in order.iter().take_while(|&&(v, _)| v > 0) {
+            pos.make(m);
+            let knocked_out = (0..self.seats).any(|s| active & (1 << s) != 0 && !pos.is_active(s));
+            pos.unmake();
+            if knocked_out {
+                return Some((v, m));
+            }
+        }
+        None
+    }
+
+    /// UCT on the mover's mean reward, plus a progressive bias from the capture value; an
+    /// unvisited child counts as the parent's mean for that seat less the first-play reduction.
     fn select(&self, node: u32) -> u32 {
         let n = &self.nodes[node as usize];
         let ln = (n.visits.max(1) as f32).ln();
+        let o = &self.options;
         let mut best = n.first_child;
         let mut best_value = f32::NEG_INFINITY;
         for c in n.first_child..n.first_child + n.children {
             let child = &self.nodes[c as usize];
-            if child.visits == 0 {
-                return c;
-            }
-            let value = self.mean(c, child.mover as usize)
-                + self.options.exploration * (ln / child.visits as f32).sqrt();
+            let value = if child.visits == 0 {
+                if o.fpu_reduction < 0.0 {
+                    return c;
+                }
+                self.mean(node, child.mover as usize) - o.fpu_reduction
+                    + o.exploration * ln.sqrt()
+                    + o.prior_weight * child.prior
+            } else {
+                let v = child.visits as f32;
+                self.mean(c, child.mover as usize)
+                    + o.exploration * (ln / v).sqrt()
+                    + o.prior_weight * child.prior / (v + 1.0)
+            };
             if value > best_value {
                 best_value = value;
                 best = c;
@@ -284,23 +352,47 @@ impl<'a, G: MultiSided> Mcts<'a, G> {
         best
     }
 
-    fn playout_move(&mut self, pos: &G) -> G::Move {
-        if self.rng.gen::<f32>() < self.options.greedy_playouts {
-            let best = self
-                .moves
-                .iter()
-                .copied()
-                .max_by_key(|&m| pos.victim_value(m))
-                .filter(|&m| pos.victim_value(m) > 0);
-            if let Some(m) = best {
-                return m;
+    /// The next playout move, or `None` to stop and evaluate.
+    fn playout_move(&mut self, pos: &G) -> Option<G::Move> {
+        if self.options.capture_playouts {
+            pos.noisy_moves(&mut self.moves);
+        } else if self.rng.gen::<f32>() < self.options.greedy_playouts {
+            pos.noisy_moves(&mut self.moves);
+            if self.moves.is_empty() {
+                pos.legal_moves(&mut self.moves);
             }
+        } else {
+            pos.legal_moves(&mut self.moves);
+            return self.random_move();
         }
-        self.moves[self.rng.gen_range(0..self.moves.len())]
+        let best = self.moves.iter().map(|&m| pos.victim_value(m)).max()?;
+        if best <= 0 {
+            return self.random_move();
+        }
+        let ties = self
+            .moves
+            .iter()
+            .filter(|&&m| pos.victim_value(m) == best)
+            .count();
+        let pick = self.rng.gen_range(0..ties);
+        self.moves
+            .iter()
+            .copied()
+            .filter(|&m| pos.victim_value(m) == best)
+            .nth(pick)
     }
 
-    /// Rewards from evaluations: a softmax over the active teams of their evaluations (at
-    /// `temperature` centipawns), each seat getting its team's share; inactive seats get 0.
+    fn random_move(&mut self) -> Option<G::Move> {
+        if self.moves.is_empty() {
+            None
+        } else {
+            Some(self.moves[self.rng.gen_range(0..self.moves.len())])
+        }
+    }
+
+    /// Rewards from evaluations: a softmax over the active teams of their evaluations' changes
+    /// since the root (at `temperature` centipawns), each seat getting its team's share; inactive
+    /// seats get 0.
     fn heuristic_reward(&mut self, pos: &G) {
         let t = self.options.temperature.max(1) as f64;
         // Each team is represented by its lowest seat; `team_value[s]` is NaN for other seats.
@@ -310,7 +402,7 @@ impl<'a, G: MultiSided> Mcts<'a, G> {
             let first = (0..s).all(|o| pos.team(o) != team);
             let active = (s..self.seats).any(|o| pos.team(o) == team && pos.is_active(o));
             self.team_value[s] = if first && active {
-                let v = pos.evaluate_for(s) as f64 / t;
+                let v = (pos.evaluate_for(s) as f64 - self.root_value[s]) / t;
                 max = max.max(v);
                 v
             } else {

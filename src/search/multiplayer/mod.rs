@@ -76,6 +76,13 @@ pub struct MultiOptions {
     pub playout_depth: usize,
     /// Probability that a playout move is the most valuable capture instead of a random move.
     pub greedy_playouts: f32,
+    /// Playouts made only of captures (most valuable first), ending at the first quiet position.
+    pub capture_playouts: bool,
+    /// Weight of the progressive bias towards valuable captures in the MCTS selection.
+    pub prior_weight: f32,
+    /// First-play urgency: an unvisited child counts as its parent's mean less this (negative:
+    /// every child is tried once before any is tried twice).
+    pub fpu_reduction: f32,
     /// Centipawns per unit of the softmax turning evaluations into rewards.
     pub temperature: Score,
     /// Plies of capture-only (quiescence) search at the horizon of BRS+ and paranoid (0: none).
@@ -88,10 +95,13 @@ impl Default for MultiOptions {
     fn default() -> Self {
         MultiOptions {
             seed: 0x0,
-            exploration: 0.7,
-            playout_depth: 16,
+            exploration: 0.3,
+            playout_depth: 0,
             greedy_playouts: 0.5,
-            temperature: 200,
+            capture_playouts: false,
+            prior_weight: 0.5,
+            fpu_reduction: 0.1,
+            temperature: 150,
             quiescence: 4,
             max_tree_nodes: 1 << 20,
         }

@@ -318,3 +318,137 @@ fn algorithm_names_parse() {
         .unwrap_err()
         .contains("maxn"));
 }
+
+/// A three-seat game given as an explicit tree: seat 0 to move at the root, seats in turn below.
+/// A move is a child index; a node without children offers a single pass that stays there.
+#[derive(Clone, Debug)]
+struct Tree3 {
+    /// Per node: its children as (victim value, node), the seat it knocks out, the evaluation.
+    nodes: Vec<TreeNode>,
+    stack: Vec<usize>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct TreeNode {
+    children: Vec<(Score, usize)>,
+    /// The seat whose ship was captured on the way to this node (out of the game from here).
+    knocked_out: Option<usize>,
+    /// Evaluation of seat 0's team (seats 1 and 2 get its negation).
+    eval: Score,
+}
+
+impl Tree3 {
+    fn here(&self) -> usize {
+        *self.stack.last().unwrap_or(&0)
+    }
+}
+
+impl MultiSided for Tree3 {
+    type Move = usize;
+    fn seats(&self) -> usize {
+        3
+    }
+    fn to_move(&self) -> usize {
+        self.stack.len() % 3
+    }
+    fn team(&self, seat: usize) -> usize {
+        seat
+    }
+    fn is_active(&self, seat: usize) -> bool {
+        let mut path = std::iter::once(0).chain(self.stack.iter().copied());
+        !path.any(|n| self.nodes[n].knocked_out == Some(seat))
+    }
+    fn key(&self) -> u64 {
+        crate::search::toys::mix(self.here() as u64 ^ (self.stack.len() as u64) << 32)
+    }
+    fn legal_moves(&self, out: &mut Vec<usize>) {
+        out.clear();
+        let n = self.nodes[self.here()].children.len();
+        out.extend(0..n.max(1));
+    }
+    fn noisy_moves(&self, out: &mut Vec<usize>) {
+        out.clear();
+        let node = &self.nodes[self.here()];
+        out.extend((0..node.children.len()).filter(|&i| node.children[i].0 > 0));
+    }
+    fn make(&mut self, mv: usize) {
+        let here = self.here();
+        let next = self.nodes[here].children.get(mv).map_or(here, |c| c.1);
+        self.stack.push(next);
+    }
+    fn unmake(&mut self) {
+        self.stack.pop();
+    }
+    fn outcome(&self, _: &mut [f32]) -> bool {
+        false
+    }
+    fn evaluate_for(&self, seat: usize) -> Score {
+        let e = self.nodes[self.here()].eval;
+        if !self.is_active(seat) {
+            -1500
+        } else if seat == 0 {
+            e
+        } else {
+            -e
+        }
+    }
+    fn victim_value(&self, mv: usize) -> Score {
+        self.nodes[self.here()].children.get(mv).map_or(0, |c| c.0)
+    }
+    fn history_index(&self, mv: usize) -> usize {
+        mv
+    }
+    fn history_size(&self) -> usize {
+        64
+    }
+}
+
+/// Seat 0's ship is attacked: one move captures the attacker (a modest gain); 20 others look
+/// better to the evaluation but let seat 1 capture the ship among 20 quiet replies.
+fn capture_the_attacker() -> Tree3 {
+    let mut nodes = vec![TreeNode::default()];
+    let quiet = |eval| TreeNode {
+        eval,
+        ..TreeNode::default()
+    };
+    nodes.push(quiet(100));
+    nodes[0].children.push((300, 1));
+    for _ in 0..20 {
+        let trap = nodes.len();
+        nodes.push(quiet(300));
+        nodes[0].children.push((0, trap));
+        let ship_taken = nodes.len();
+        nodes.push(TreeNode {
+            knocked_out: Some(0),
+            ..quiet(-1500)
+        });
+        nodes[trap].children.push((1500, ship_taken));
+        for _ in 0..20 {
+            let reply = nodes.len();
+            nodes.push(quiet(300));
+            nodes[trap].children.push((0, reply));
+        }
+    }
+    Tree3 {
+        nodes,
+        stack: Vec::new(),
+    }
+}
+
+#[test]
+fn mcts_captures_the_attacker_instead_of_leaving_its_ship_en_prise() {
+    let game = capture_the_attacker();
+    for seed in 0..4 {
+        let stop = AtomicBool::new(false);
+        let mut s = MultiSearcher::new(MultiOptions {
+            seed,
+            ..MultiOptions::default()
+        });
+        let limits = Limits {
+            nodes: Some(300),
+            ..Limits::default()
+        };
+        let out = s.search(&game, MultiAlgorithm::Mcts, &limits, &stop, &mut |_| {});
+        assert_eq!(out.best, Some(0), "seed {seed}");
+    }
+}
