@@ -8,9 +8,7 @@ use std::time::Instant;
 use super::cli::{BenchReport, BenchSequence};
 
 use crate::games::spider::{divide, Color, Position, Variant, DEFAULT_FIFTY_MOVE_PLIES};
-use crate::protocol::{
-    EngineGame, EngineOption, GameOutcome, OptionKind, ReportScore, SearchReport,
-};
+use crate::protocol::{EngineGame, EngineOption, GameOutcome, OptionKind, SearchReport};
 use crate::search::{Limits, Searcher};
 
 /// Name of the option that sets the 50-move rule's length in plies (0 turns it off).
@@ -163,14 +161,7 @@ impl EngineGame for SpiderEngine {
         report: &mut dyn FnMut(SearchReport),
     ) -> Option<Self::Move> {
         let outcome = self.searcher.search(pos, limits, stop, &mut |info| {
-            report(SearchReport {
-                depth: info.depth,
-                seldepth: info.seldepth,
-                score: ReportScore::from_search(info.score),
-                nodes: info.nodes,
-                time: info.time,
-                pv: pv_text(pos, &info.pv),
-            })
+            report(SearchReport::from_info(info, pv_text(pos, &info.pv)))
         });
         outcome.best
     }
