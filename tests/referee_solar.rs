@@ -1,6 +1,8 @@
 //! Solar Chess `six` through the `orrery` binary: two engines rotating through six seats over a
 //! full rotation of 6 games, with PGN-like records and JSON records replayed by the rules core.
 
+mod common;
+
 use std::process::Command;
 
 use orrery::referee::game_runner::replay;
@@ -104,15 +106,6 @@ fn real_solar_chess_engine_six_seats() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
-    let recs = read_records(&records).unwrap();
-    assert_eq!(recs.len(), 6);
-    for r in &recs {
-        assert!(r.fault_seat.is_none(), "engine fault: {}", r.reason);
-        assert!(
-            r.moves.iter().any(|m| m.score.is_some()),
-            "engine scores recorded"
-        );
-        assert_eq!(replay(r).unwrap(), r.final_position);
-    }
+    common::referee::assert_clean_engine_records(&records, 6);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -2,6 +2,8 @@
 //! legal moves from the spider rules core (`orrery random-engine`), PGN and JSON records
 //! written, and every record replayed by the rules core to the same result.
 
+mod common;
+
 use std::process::Command;
 
 use orrery::referee::game_runner::replay;
@@ -113,15 +115,6 @@ fn real_spider_chess_engine_against_itself_uci_and_cecp() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
-    let recs = read_records(&records).unwrap();
-    assert_eq!(recs.len(), 2);
-    for r in &recs {
-        assert!(r.fault_seat.is_none(), "engine fault: {}", r.reason);
-        assert!(
-            r.moves.iter().any(|m| m.score.is_some()),
-            "engine scores recorded"
-        );
-        assert_eq!(replay(r).unwrap(), r.final_position);
-    }
+    common::referee::assert_clean_engine_records(&records, 2);
     std::fs::remove_dir_all(&dir).unwrap();
 }

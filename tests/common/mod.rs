@@ -3,4 +3,5 @@
 
 pub mod bad_input;
 pub mod engine_io;
+pub mod referee;
 pub mod toy;
