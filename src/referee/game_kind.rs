@@ -82,11 +82,11 @@ impl GameKind {
         }
     }
 
-    /// The PGN `Variant` tag for the chess games.
-    pub fn pgn_variant(&self) -> Option<&'static str> {
+    /// The PGN `Variant` tag for the chess games (a loaded spider-chess variant's name).
+    pub fn pgn_variant(&self, setup: Option<&str>) -> Option<String> {
         match self {
-            GameKind::SpiderChess => Some("spider-chess"),
-            GameKind::SolarChess => Some("solar-chess"),
+            GameKind::SpiderChess => Some(setup.unwrap_or("spider-chess").to_string()),
+            GameKind::SolarChess => Some("solar-chess".to_string()),
             _ => None,
         }
     }
@@ -114,12 +114,7 @@ impl GameKind {
                     .map_err(|_| format!("race: setup {setup:?} must be a number of seats"))?;
                 Ok(Box::new(Race::new(seats, 10)?))
             }
-            GameKind::SpiderChess => {
-                if let Some(s) = setup.filter(|s| *s != "spider-chess") {
-                    return Err(format!("spider-chess: unknown setup {s:?}"));
-                }
-                Ok(Box::new(SpiderGame::new(position)?))
-            }
+            GameKind::SpiderChess => Ok(Box::new(SpiderGame::with_setup(setup, position)?)),
             GameKind::SolarChess => {
                 Ok(Box::new(SolarGame::new(setup.unwrap_or("duel"), position)?))
             }
