@@ -133,3 +133,103 @@ fn split_point(mv: &str) -> usize {
         .find(|&i| b[i].is_ascii_alphabetic() && b[i - 1].is_ascii_digit())
         .unwrap_or(b.len() / 2)
 }
+
+#[tokio::test]
+async fn solar_chess_teams_drop_by_clicks() {
+    let _one = ONE_BROWSER.lock().await;
+    let Some(b) = browser("solar_chess_teams_drop_by_clicks").await else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let c = &b.client;
+    c.goto(&server.url).await.unwrap();
+    new_game(c, "solar-chess", Some("teams-2x2"), &["person", "0", "0", "0"], "nodes 2000").await;
+    wait_for(c, "S.table.my_turn && S.table.seats.every(s => s.ready)", "the engines to be ready").await;
+    // The kites are the geometry's 72 polygons; four seats, each with a clock and a hand.
+    assert_eq!(js(c, "document.querySelectorAll('[data-tile] polygon').length").await, 72);
+    assert_eq!(js(c, "document.querySelectorAll('[data-clock]').length").await, 4);
+    assert_eq!(js(c, "S.table.board.teams").await, 2);
+    let hand = js(c, "document.querySelectorAll('[data-seat=\"0\"] [data-hand], svg[data-seat=\"0\"]').length").await;
+    assert!(hand.as_u64().unwrap() >= 3, "seat 1 holds Orbiters, Missiles, Fighters: {hand}");
+    // Pick a Fighter from the hand: its legal drop tiles are marked.
+    click(c, "svg[data-seat=\"0\"][data-hand=\"Fw\"]").await;
+    wait_for(c, "document.querySelectorAll('.target').length > 0", "drop targets").await;
+    let drops = js(c, "S.table.board.legal.filter(m => m.type === 'drop' && m.kind === 'F' && m.hand === 'w').length").await;
+    assert_eq!(js(c, "document.querySelectorAll('.target').length").await, drops);
+    // A drop on a tile that is not next to the Mothership is refused with the rules' reason.
+    let far = js(c, "S.table.board.layout.tiles.map(t => t.name).find(n => !S.table.board.legal.some(m => m.to === n) && !S.table.board.pieces.some(p => p.tile === n))").await;
+    let far = far.as_str().unwrap().to_string();
+    click(c, &format!("[data-tile=\"{far}\"]")).await;
+    wait_for(c, &format!("document.getElementById('message').textContent.includes('Refused Fw@{far}')"), "the refusal").await;
+    assert!(js(c, "document.getElementById('message').textContent").await.as_str().unwrap().contains("must be dropped"));
+    assert_eq!(js(c, "S.table.decisions").await, 0);
+    // A legal drop by clicks; the three engines answer in turn and their moves are shown.
+    click(c, "svg[data-seat=\"0\"][data-hand=\"Fw\"]").await;
+    let to = js(c, "S.table.board.legal.find(m => m.type === 'drop' && m.kind === 'F' && m.hand === 'w').to").await;
+    let to = to.as_str().unwrap().to_string();
+    click(c, &format!("[data-tile=\"{to}\"]")).await;
+    wait_for(c, "S.table.decisions >= 4", "three engine replies").await;
+    assert_eq!(js(c, "S.table.moves[0].mv").await, format!("Fw@{to}"));
+    let fighter = js(c, &format!("S.table.board.pieces.some(p => p.tile === '{to}' && p.kind === 'F' && p.colour === 'w' && p.owner === 0)")).await;
+    assert_eq!(fighter, true);
+    let last = js(c, "S.table.board.last.to").await;
+    let engine_move = js(c, "S.table.moves[3].mv").await;
+    assert!(engine_move.as_str().unwrap().contains(last.as_str().unwrap()), "{engine_move} ends on {last}");
+    assert!(js(c, "document.getElementById('t-moves').textContent").await.as_str().unwrap().contains(engine_move.as_str().unwrap()));
+    screenshot(c, "solar-chess").await;
+}
+
+#[tokio::test]
+async fn space_wars_seat_decides_by_selecting_cards_and_targets() {
+    let _one = ONE_BROWSER.lock().await;
+    let Some(b) = browser("space_wars_seat_decides_by_selecting_cards_and_targets").await else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let c = &b.client;
+    c.goto(&server.url).await.unwrap();
+    new_game(c, "space-wars", Some("2"), &["person", "0"], "nodes 300").await;
+    wait_for(c, "S.table.view_table && S.table.view_table.pending === 'class' && S.table.seats[1].ready", "the class decision").await;
+    // Own hand as cards, the other seat's as a count only.
+    assert_eq!(js(c, "document.querySelectorAll('#sw-hand .card-face').length").await, 10);
+    assert_eq!(js(c, "S.table.view_table.seats[1].hand.cards === undefined && S.table.view_table.seats[1].hand.count === 10").await, true);
+    // Class without a card is refused on the page; a Battleship with a card that is not a queen by
+    // the rules core (when the hand has one).
+    let non_queen = js(c, "[...document.querySelectorAll('#sw-hand .card-face')].findIndex(e => !e.dataset.card.startsWith('Q'))").await;
+    click(c, &format!("#sw-hand [data-key=\"h{}\"]", non_queen)).await;
+    click(c, "[data-cls=\"battleship\"]").await;
+    wait_for(c, "document.getElementById('message').textContent.includes('Refused class battleship')", "the rules' refusal").await;
+    assert_eq!(js(c, "S.table.decisions").await, 0);
+    // Fighters with the card still selected, then the split into three piles.
+    assert_eq!(js(c, &format!("document.querySelector('#sw-hand [data-key=\"h{non_queen}\"]').classList.contains('sel')")).await, true);
+    click(c, "[data-cls=\"fighters\"]").await;
+    wait_for(c, "S.table.view_table.pending === 'split'", "the split").await;
+    // The engine's class is revealed to everyone once both chose.
+    assert_eq!(js(c, "S.table.view_table.seats[1].class !== null").await, true);
+    click(c, "[data-act=\"fill\"]").await;
+    click(c, "[data-act=\"send\"]").await;
+    wait_for(c, "S.table.view_table.pending === 'attack'", "the tactical step").await;
+    assert_eq!(js(c, "document.querySelectorAll('.ship.mine').length").await, 3, "three fighters");
+    // Attack: a card on one of my ships, then an enemy ship.
+    let key = js(c, "(() => { const v = S.table.view_table; for (const s of v.ships) if (s.owner === v.seat && s.alive) { const i = s.hull.cards.findIndex(c => /^([A2-9T][DH]|[JQK].)$/.test(c)); if (i >= 0) return `s${s.id}:${i}`; } return ''; })()").await;
+    let key = key.as_str().unwrap().to_string();
+    let mut attacked = false;
+    if !key.is_empty() {
+        click(c, &format!("[data-key=\"{key}\"]")).await;
+        let target = js(c, "S.table.view_table.ships.find(s => s.owner !== S.table.view_table.seat && s.alive).id + 1").await;
+        click(c, &format!(".ship.target[data-ship=\"{target}\"]")).await;
+        wait_for(c, "document.getElementById('sw-orders').textContent.includes('>')", "the attack order").await;
+        attacked = true;
+    }
+    click(c, "[data-act=\"send\"]").await;
+    // The engine's Tactical decision comes in; both are applied together (Engage).
+    wait_for(c, "S.table.view_table.step.name !== 'tactical' || S.table.view_table.round > 1", "the engine's tactical decision").await;
+    let events = js(c, "S.table.view_table.events.join('\\n')").await;
+    assert!(events.as_str().unwrap().contains("revealed 2"), "{events}");
+    if attacked {
+        assert!(events.as_str().unwrap().contains("engaged"), "{events}");
+    }
+    // Other seats' hulls are never shown as cards.
+    assert_eq!(js(c, "S.table.view_table.ships.every(s => s.owner === S.table.view_table.seat || s.hull.cards === undefined)").await, true);
+    screenshot(c, "space-wars").await;
+}

@@ -7,7 +7,7 @@ const $ = id => document.getElementById(id);
 const S = {
   ws: null, connected: false, lobby: null, table: null, recv: 0, tableId: null, mySeats: [],
   watchSeat: null, view: "lobby", flipped: null, sel: null, drop: null, msg: null,
-  sw: null, swKey: null, names: false, replay: { text: null, data: null, idx: 0 }, everConnected: false,
+  sw: null, swKey: null, names: true, replay: { text: null, data: null, idx: 0 }, everConnected: false,
 };
 
 function send(m) {
@@ -731,9 +731,10 @@ function renderSpaceWars(host, v, t) {
   wrap.appendChild(disc);
 
   // The decision's buttons.
-  const btn = (label, fn, primary) => {
+  const btn = (label, fn, primary, act) => {
     const b = document.createElement("button");
     b.textContent = label;
+    if (act) b.dataset.act = act;
     if (primary) b.className = "primary";
     b.onclick = fn;
     actions.appendChild(b);
@@ -749,14 +750,14 @@ function renderSpaceWars(host, v, t) {
       b.dataset.cls = c.name;
     }
   } else if (kind === "discard") {
-    btn(`Discard selected (${sw.cards.length}/${count})`, () => sendMove(`discard ${sw.cards.length ? cardsOf(sw.cards).join(" ") : "none"}`), true);
+    btn(`Discard selected (${sw.cards.length}/${count})`, () => sendMove(`discard ${sw.cards.length ? cardsOf(sw.cards).join(" ") : "none"}`), true, "send");
   } else if (kind === "split") {
     btn("Fill the piles in order", () => {
       const free = handCards.map((_, i) => `h${i}`).filter(k => !sw.piles.flat().includes(k));
       for (const p of sw.piles) while (p.length < 3 && free.length) p.push(free.shift());
       renderBoard();
-    });
-    btn("Send split", () => sendMove("split " + sw.piles.map(p => cardsOf(p).join(",") || "-").join(" ")), true);
+    }, false, "fill");
+    btn("Send split", () => sendMove("split " + sw.piles.map(p => cardsOf(p).join(",") || "-").join(" ")), true, "send");
   } else if (kind === "attack") {
     const o = document.createElement("div");
     o.className = "orders";
@@ -764,14 +765,14 @@ function renderSpaceWars(host, v, t) {
     o.textContent = sw.orders.length ? "orders: " + sw.orders.map(x => `${x.from + 1}:${x.card}>${x.target + 1}`).join(" ") : (sw.atk ? `${sw.atk.code} from ship ${sw.atk.ship + 1}: now click the target ship` : "no attack orders yet");
     owe.insertBefore(o, actions);
     btn(sw.orders.length ? `Send ${sw.orders.length} attack${sw.orders.length > 1 ? "s" : ""}` : "Send: no attacks", () =>
-      sendMove(sw.orders.length ? "attack " + sw.orders.map(x => `${x.from + 1}:${x.card}>${x.target + 1}`).join(" ") : "attack none"), true);
-    if (sw.orders.length) btn("Clear orders", () => { sw.orders = []; sw.atk = null; renderBoard(); });
+      sendMove(sw.orders.length ? "attack " + sw.orders.map(x => `${x.from + 1}:${x.card}>${x.target + 1}`).join(" ") : "attack none"), true, "send");
+    if (sw.orders.length) btn("Clear orders", () => { sw.orders = []; sw.atk = null; renderBoard(); }, false, "clear");
   } else if (kind === "block" || kind === "repel") {
-    btn(`${kind === "block" ? "Block" : "Repel"} with selected (${sw.cards.length})`, () => sendMove(`${kind} ${sw.cards.length ? cardsOf(sw.cards).join(" ") : "none"}`), true);
+    btn(`${kind === "block" ? "Block" : "Repel"} with selected (${sw.cards.length})`, () => sendMove(`${kind} ${sw.cards.length ? cardsOf(sw.cards).join(" ") : "none"}`), true, "send");
   } else if (kind === "lose") {
-    btn(`Lose selected (${sw.cards.length}/${count})`, () => sendMove(`lose ${sw.cards.length ? cardsOf(sw.cards).join(" ") : "none"}`), true);
+    btn(`Lose selected (${sw.cards.length}/${count})`, () => sendMove(`lose ${sw.cards.length ? cardsOf(sw.cards).join(" ") : "none"}`), true, "send");
   } else if (kind === "crew") {
-    btn("Send selected crew", () => { if (sw.cards.length) sendMove(`crew ${swCardCode(sw.cards[0], v)}`); else setMessage("Pick a club first.", "refused"); }, true);
+    btn("Send selected crew", () => { if (sw.cards.length) sendMove(`crew ${swCardCode(sw.cards[0], v)}`); else setMessage("Pick a club first.", "refused"); }, true, "send");
   }
   host.replaceChildren(wrap);
 }

@@ -166,8 +166,9 @@ Boards.solar = function (host, b, opts) {
   L.planets.forEach((p, i) => { planetShade[p.name] = i; });
   for (const t of L.tiles) {
     const g = svgEl("g", { "data-tile": t.name, class: "tile" }, svg);
+    // Kites 1 and 4, 2 and 5, 3 and 6 point the same ways (the missile lines): one shade each.
     const k = Number(t.name.slice(1));
-    const base = k % 2 === 0 ? "#2d3f5c" : "#3b5175";
+    const base = ["#31476a", "#3d5a86", "#27395a"][k % 3];
     const pts = t.pts.map(p => p.join(",")).join(" ");
     let fill = base;
     if (t.name === last.from || t.name === last.to) fill = "#8a6d22";
