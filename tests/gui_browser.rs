@@ -143,29 +143,75 @@ async fn solar_chess_teams_drop_by_clicks() {
     let server = Server::start(&[]);
     let c = &b.client;
     c.goto(&server.url).await.unwrap();
-    new_game(c, "solar-chess", Some("teams-2x2"), &["person", "0", "0", "0"], "nodes 2000").await;
-    wait_for(c, "S.table.my_turn && S.table.seats.every(s => s.ready)", "the engines to be ready").await;
+    new_game(
+        c,
+        "solar-chess",
+        Some("teams-2x2"),
+        &["person", "0", "0", "0"],
+        "nodes 2000",
+    )
+    .await;
+    wait_for(
+        c,
+        "S.table.my_turn && S.table.seats.every(s => s.ready)",
+        "the engines to be ready",
+    )
+    .await;
     // The kites are the geometry's 72 polygons; four seats, each with a clock and a hand.
-    assert_eq!(js(c, "document.querySelectorAll('[data-tile] polygon').length").await, 72);
-    assert_eq!(js(c, "document.querySelectorAll('[data-clock]').length").await, 4);
+    assert_eq!(
+        js(c, "document.querySelectorAll('[data-tile] polygon').length").await,
+        72
+    );
+    assert_eq!(
+        js(c, "document.querySelectorAll('[data-clock]').length").await,
+        4
+    );
     assert_eq!(js(c, "S.table.board.teams").await, 2);
-    let hand = js(c, "document.querySelectorAll('[data-seat=\"0\"] [data-hand], svg[data-seat=\"0\"]').length").await;
-    assert!(hand.as_u64().unwrap() >= 3, "seat 1 holds Orbiters, Missiles, Fighters: {hand}");
+    let hand = js(
+        c,
+        "document.querySelectorAll('[data-seat=\"0\"] [data-hand], svg[data-seat=\"0\"]').length",
+    )
+    .await;
+    assert!(
+        hand.as_u64().unwrap() >= 3,
+        "seat 1 holds Orbiters, Missiles, Fighters: {hand}"
+    );
     // Pick a Fighter from the hand: its legal drop tiles are marked.
     click(c, "svg[data-seat=\"0\"][data-hand=\"Fw\"]").await;
-    wait_for(c, "document.querySelectorAll('.target').length > 0", "drop targets").await;
+    wait_for(
+        c,
+        "document.querySelectorAll('.target').length > 0",
+        "drop targets",
+    )
+    .await;
     let drops = js(c, "S.table.board.legal.filter(m => m.type === 'drop' && m.kind === 'F' && m.hand === 'w').length").await;
-    assert_eq!(js(c, "document.querySelectorAll('.target').length").await, drops);
+    assert_eq!(
+        js(c, "document.querySelectorAll('.target').length").await,
+        drops
+    );
     // A drop on a tile that is not next to the Mothership is refused with the rules' reason.
     let far = js(c, "S.table.board.layout.tiles.map(t => t.name).find(n => !S.table.board.legal.some(m => m.to === n) && !S.table.board.pieces.some(p => p.tile === n))").await;
     let far = far.as_str().unwrap().to_string();
     click(c, &format!("[data-tile=\"{far}\"]")).await;
-    wait_for(c, &format!("document.getElementById('message').textContent.includes('Refused Fw@{far}')"), "the refusal").await;
-    assert!(js(c, "document.getElementById('message').textContent").await.as_str().unwrap().contains("must be dropped"));
+    wait_for(
+        c,
+        &format!("document.getElementById('message').textContent.includes('Refused Fw@{far}')"),
+        "the refusal",
+    )
+    .await;
+    assert!(js(c, "document.getElementById('message').textContent")
+        .await
+        .as_str()
+        .unwrap()
+        .contains("must be dropped"));
     assert_eq!(js(c, "S.table.decisions").await, 0);
     // A legal drop by clicks; the three engines answer in turn and their moves are shown.
     click(c, "svg[data-seat=\"0\"][data-hand=\"Fw\"]").await;
-    let to = js(c, "S.table.board.legal.find(m => m.type === 'drop' && m.kind === 'F' && m.hand === 'w').to").await;
+    let to = js(
+        c,
+        "S.table.board.legal.find(m => m.type === 'drop' && m.kind === 'F' && m.hand === 'w').to",
+    )
+    .await;
     let to = to.as_str().unwrap().to_string();
     click(c, &format!("[data-tile=\"{to}\"]")).await;
     wait_for(c, "S.table.decisions >= 4", "three engine replies").await;
@@ -174,8 +220,18 @@ async fn solar_chess_teams_drop_by_clicks() {
     assert_eq!(fighter, true);
     let last = js(c, "S.table.board.last.to").await;
     let engine_move = js(c, "S.table.moves[3].mv").await;
-    assert!(engine_move.as_str().unwrap().contains(last.as_str().unwrap()), "{engine_move} ends on {last}");
-    assert!(js(c, "document.getElementById('t-moves').textContent").await.as_str().unwrap().contains(engine_move.as_str().unwrap()));
+    assert!(
+        engine_move
+            .as_str()
+            .unwrap()
+            .contains(last.as_str().unwrap()),
+        "{engine_move} ends on {last}"
+    );
+    assert!(js(c, "document.getElementById('t-moves').textContent")
+        .await
+        .as_str()
+        .unwrap()
+        .contains(engine_move.as_str().unwrap()));
     screenshot(c, "solar-chess").await;
 }
 
@@ -189,27 +245,52 @@ async fn space_wars_seat_decides_by_selecting_cards_and_targets() {
     let c = &b.client;
     c.goto(&server.url).await.unwrap();
     new_game(c, "space-wars", Some("2"), &["person", "0"], "nodes 300").await;
-    wait_for(c, "S.table.view_table && S.table.view_table.pending === 'class' && S.table.seats[1].ready", "the class decision").await;
+    wait_for(
+        c,
+        "S.table.view_table && S.table.view_table.pending === 'class' && S.table.seats[1].ready",
+        "the class decision",
+    )
+    .await;
     // Own hand as cards, the other seat's as a count only.
-    assert_eq!(js(c, "document.querySelectorAll('#sw-hand .card-face').length").await, 10);
+    assert_eq!(
+        js(c, "document.querySelectorAll('#sw-hand .card-face').length").await,
+        10
+    );
     assert_eq!(js(c, "S.table.view_table.seats[1].hand.cards === undefined && S.table.view_table.seats[1].hand.count === 10").await, true);
     // Class without a card is refused on the page; a Battleship with a card that is not a queen by
     // the rules core (when the hand has one).
     let non_queen = js(c, "[...document.querySelectorAll('#sw-hand .card-face')].findIndex(e => !e.dataset.card.startsWith('Q'))").await;
     click(c, &format!("#sw-hand [data-key=\"h{}\"]", non_queen)).await;
     click(c, "[data-cls=\"battleship\"]").await;
-    wait_for(c, "document.getElementById('message').textContent.includes('Refused class battleship')", "the rules' refusal").await;
+    wait_for(
+        c,
+        "document.getElementById('message').textContent.includes('Refused class battleship')",
+        "the rules' refusal",
+    )
+    .await;
     assert_eq!(js(c, "S.table.decisions").await, 0);
     // Fighters with the card still selected, then the split into three piles.
     assert_eq!(js(c, &format!("document.querySelector('#sw-hand [data-key=\"h{non_queen}\"]').classList.contains('sel')")).await, true);
     click(c, "[data-cls=\"fighters\"]").await;
     wait_for(c, "S.table.view_table.pending === 'split'", "the split").await;
     // The engine's class is revealed to everyone once both chose.
-    assert_eq!(js(c, "S.table.view_table.seats[1].class !== null").await, true);
+    assert_eq!(
+        js(c, "S.table.view_table.seats[1].class !== null").await,
+        true
+    );
     click(c, "[data-act=\"fill\"]").await;
     click(c, "[data-act=\"send\"]").await;
-    wait_for(c, "S.table.view_table.pending === 'attack'", "the tactical step").await;
-    assert_eq!(js(c, "document.querySelectorAll('.ship.mine').length").await, 3, "three fighters");
+    wait_for(
+        c,
+        "S.table.view_table.pending === 'attack'",
+        "the tactical step",
+    )
+    .await;
+    assert_eq!(
+        js(c, "document.querySelectorAll('.ship.mine').length").await,
+        3,
+        "three fighters"
+    );
     // Attack: a card on one of my ships, then an enemy ship.
     let key = js(c, "(() => { const v = S.table.view_table; for (const s of v.ships) if (s.owner === v.seat && s.alive) { const i = s.hull.cards.findIndex(c => /^([A2-9T][DH]|[JQK].)$/.test(c)); if (i >= 0) return `s${s.id}:${i}`; } return ''; })()").await;
     let key = key.as_str().unwrap().to_string();
@@ -218,12 +299,22 @@ async fn space_wars_seat_decides_by_selecting_cards_and_targets() {
         click(c, &format!("[data-key=\"{key}\"]")).await;
         let target = js(c, "S.table.view_table.ships.find(s => s.owner !== S.table.view_table.seat && s.alive).id + 1").await;
         click(c, &format!(".ship.target[data-ship=\"{target}\"]")).await;
-        wait_for(c, "document.getElementById('sw-orders').textContent.includes('>')", "the attack order").await;
+        wait_for(
+            c,
+            "document.getElementById('sw-orders').textContent.includes('>')",
+            "the attack order",
+        )
+        .await;
         attacked = true;
     }
     click(c, "[data-act=\"send\"]").await;
     // The engine's Tactical decision comes in; both are applied together (Engage).
-    wait_for(c, "S.table.view_table.step.name !== 'tactical' || S.table.view_table.round > 1", "the engine's tactical decision").await;
+    wait_for(
+        c,
+        "S.table.view_table.step.name !== 'tactical' || S.table.view_table.round > 1",
+        "the engine's tactical decision",
+    )
+    .await;
     let events = js(c, "S.table.view_table.events.join('\\n')").await;
     assert!(events.as_str().unwrap().contains("revealed 2"), "{events}");
     if attacked {
@@ -232,4 +323,183 @@ async fn space_wars_seat_decides_by_selecting_cards_and_targets() {
     // Other seats' hulls are never shown as cards.
     assert_eq!(js(c, "S.table.view_table.ships.every(s => s.owner === S.table.view_table.seat || s.hull.cards === undefined)").await, true);
     screenshot(c, "space-wars").await;
+}
+
+#[tokio::test]
+async fn the_page_stays_responsive_while_an_engine_searches_for_ten_seconds() {
+    let _one = ONE_BROWSER.lock().await;
+    let Some(b) =
+        browser("the_page_stays_responsive_while_an_engine_searches_for_ten_seconds").await
+    else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let c = &b.client;
+    c.goto(&server.url).await.unwrap();
+    new_game(c, "spider-chess", None, &["person", "0"], "movetime 10000").await;
+    wait_for(
+        c,
+        "S.table.my_turn && S.table.seats[1].ready",
+        "the engine to be ready",
+    )
+    .await;
+    click(c, "[data-sq=\"m2\"]").await;
+    click(c, "[data-sq=\"m5\"]").await;
+    wait_for(
+        c,
+        "S.table.decisions === 1 && S.table.seats[1].running",
+        "the engine's search",
+    )
+    .await;
+    // The engine's clock display runs while it searches.
+    let first = js(
+        c,
+        "document.querySelector('[data-clock=\"1\"]').textContent",
+    )
+    .await;
+    wait_for(
+        c,
+        &format!("document.querySelector('[data-clock=\"1\"]').textContent !== {first}"),
+        "the engine's clock to move",
+    )
+    .await;
+    assert_eq!(js(c, "S.table.decisions").await, 1, "still searching");
+    // A click is answered by the server meanwhile (a round trip through the table): picking a
+    // piece shows its targets, and a move is refused because it is the engine's turn.
+    click(c, "[data-sq=\"l2\"]").await;
+    wait_for(c, "S.sel !== null", "the pick").await;
+    click(c, "[data-sq=\"l4\"]").await;
+    wait_for(
+        c,
+        "document.getElementById('message').textContent.includes('not your turn')",
+        "the server's answer",
+    )
+    .await;
+    assert_eq!(
+        js(c, "S.table.decisions").await,
+        1,
+        "the answer came while the engine searched"
+    );
+    // Its thinking is shown live, before it answers.
+    wait_for(
+        c,
+        "S.table.seats[1].thinking && S.table.seats[1].thinking.depth > 0",
+        "live thinking",
+    )
+    .await;
+    assert_eq!(js(c, "S.table.decisions").await, 1);
+    screenshot(c, "spider-chess-engine-thinking").await;
+    // And the search ends with a move.
+    wait_for(c, "S.table.decisions === 2", "the engine's move").await;
+}
+
+#[tokio::test]
+async fn a_crashed_engine_and_lost_connections_are_reported_on_the_page() {
+    let _one = ONE_BROWSER.lock().await;
+    let Some(b) = browser("a_crashed_engine_and_lost_connections_are_reported_on_the_page").await
+    else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("orrery-gui-crash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("crasher.sh");
+    std::fs::write(
+        &script,
+        "while read line; do case \"$line\" in uci) echo 'id name Crasher'; echo uciok;; \
+         isready) echo readyok;; go*) echo 'info depth 1 score cp 0 nodes 1 pv a1a2'; exit 3;; \
+         quit) exit 0;; esac; done\n",
+    )
+    .unwrap();
+    let spec = format!("name=crasher,cmd=sh {}", script.display());
+    let mut server = Server::start(&["--engine", &spec]);
+    let c = &b.client;
+    c.goto(&server.url).await.unwrap();
+    // The engine crashes while thinking: the game ends, the page says so.
+    new_game(c, "spider-chess", None, &["person", "1"], "movetime 2000").await;
+    wait_for(
+        c,
+        "S.table.my_turn && S.table.seats[1].ready",
+        "the engine to be ready",
+    )
+    .await;
+    click(c, "[data-sq=\"m2\"]").await;
+    click(c, "[data-sq=\"m5\"]").await;
+    wait_for(c, "S.table.over", "the game to end").await;
+    let banner = js(c, "document.getElementById('banner').textContent").await;
+    assert!(banner.as_str().unwrap().contains("crasher"), "{banner}");
+    assert!(banner.as_str().unwrap().contains("crash"), "{banner}");
+    assert_eq!(
+        js(
+            c,
+            "document.getElementById('t-status').textContent.startsWith('1-0')"
+        )
+        .await,
+        true
+    );
+    screenshot(c, "engine-crash").await;
+
+    // Two people at a Space Wars table; one browser goes away: the other is told.
+    click(c, "#nav-lobby").await;
+    new_game(
+        c,
+        "space-wars",
+        Some("2"),
+        &["person", "person"],
+        "movetime 1000",
+    )
+    .await;
+    let table = js(c, "S.tableId").await;
+    let first = c.window().await.unwrap();
+    let second = c.new_window(true).await.unwrap();
+    c.switch_to_window(second.handle.clone()).await.unwrap();
+    c.goto(&server.url).await.unwrap();
+    click(
+        c,
+        &format!(".tablerow[data-table=\"{table}\"] button:not(.watch)"),
+    )
+    .await;
+    wait_for(
+        c,
+        "S.table && S.table.you[0] === 1 && S.table.view_table",
+        "seat 2's view",
+    )
+    .await;
+    c.close_window().await.unwrap();
+    c.switch_to_window(first).await.unwrap();
+    wait_for(
+        c,
+        "document.querySelector('[data-seat=\"1\"] .off') !== null",
+        "the disconnection",
+    )
+    .await;
+    let seat2 = js(c, "document.querySelector('[data-seat=\"1\"]').textContent").await;
+    assert!(
+        seat2.as_str().unwrap().contains("browser disconnected"),
+        "{seat2}"
+    );
+    assert!(js(c, "document.getElementById('t-notes').textContent")
+        .await
+        .as_str()
+        .unwrap()
+        .contains("disconnected"));
+    screenshot(c, "person-disconnected").await;
+
+    // The server goes away: the page says so instead of hanging.
+    server.kill();
+    wait_for(
+        c,
+        "document.getElementById('conn').textContent === 'disconnected'",
+        "the lost connection",
+    )
+    .await;
+    let banner = js(c, "document.getElementById('banner').textContent").await;
+    assert!(
+        banner
+            .as_str()
+            .unwrap()
+            .contains("Connection to the board server lost"),
+        "{banner}"
+    );
+    screenshot(c, "server-lost").await;
+    let _ = std::fs::remove_dir_all(&dir);
 }

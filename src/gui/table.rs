@@ -525,6 +525,7 @@ impl Table {
                 let f = Fault::TimeForfeit(flag);
                 let why = format!("{}: {}", self.seats[seat].label, f.describe());
                 self.finish(Outcome::forfeit(seat, n, why), Some(seat), None);
+                self.broadcast();
                 return;
             }
         }
@@ -613,6 +614,7 @@ impl Table {
                 f.describe()
             );
             self.finish(Outcome::forfeit(seat, n, why), Some(seat), Some(alert));
+            self.broadcast();
         }
     }
 

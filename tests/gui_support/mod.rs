@@ -172,17 +172,14 @@ pub async fn js(c: &Client, expr: &str) -> Value {
 pub async fn wait_for(c: &Client, cond: &str, what: &str) {
     let deadline = Instant::now() + WAIT;
     loop {
-        let v = js(c, cond).await;
-        if v.as_bool() == Some(true)
-            || (v.is_string() && v != "")
-            || v.as_u64().is_some_and(|n| n > 0)
-        {
+        if js(c, &format!("!!({cond})")).await.as_bool() == Some(true) {
             return;
         }
         if Instant::now() > deadline {
             let _ = screenshot(c, &format!("timeout-{}", what.replace(' ', "-"))).await;
             let state = js(c, "JSON.stringify(S.table ? {status: document.getElementById('t-status').textContent, msg: document.getElementById('message').textContent, banner: document.getElementById('banner').textContent} : null)").await;
-            panic!("timed out waiting for {what} ({cond}); page: {state}");
+            let raw = c.execute(&format!("return !!({cond});"), vec![]).await;
+            panic!("timed out waiting for {what} ({cond} = {raw:?}); page: {state}");
         }
         tokio::time::sleep(Duration::from_millis(150)).await;
     }
