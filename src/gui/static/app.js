@@ -350,6 +350,9 @@ function renderSeats() {
   });
 }
 
+// The lobby lists new tables (a live match's games appear by themselves).
+setInterval(() => { if (S.view === "lobby" && S.connected) send({ t: "lobby" }); }, 2000);
+
 setInterval(() => {
   if (S.view !== "table" || !S.table) return;
   for (const el of document.querySelectorAll("[data-clock]")) {
