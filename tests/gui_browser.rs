@@ -507,7 +507,9 @@ async fn a_crashed_engine_and_lost_connections_are_reported_on_the_page() {
 #[tokio::test]
 async fn a_running_match_is_watched_live_and_its_records_replayed_with_the_slider() {
     let _one = ONE_BROWSER.lock().await;
-    let Some(b) = browser("a_running_match_is_watched_live_and_its_records_replayed_with_the_slider").await else {
+    let Some(b) =
+        browser("a_running_match_is_watched_live_and_its_records_replayed_with_the_slider").await
+    else {
         return;
     };
     let dir = std::env::temp_dir().join(format!("orrery-gui-live-{}", std::process::id()));
@@ -519,7 +521,18 @@ async fn a_running_match_is_watched_live_and_its_records_replayed_with_the_slide
     let c = &b.client;
     c.goto(&server.url).await.unwrap();
     let mut matchp = std::process::Command::new(env!("CARGO_BIN_EXE_orrery"))
-        .args(["match", "--game", "spider-chess", "--games", "1", "--nodes", "1500", "--maxplies", "24", "--quiet"])
+        .args([
+            "match",
+            "--game",
+            "spider-chess",
+            "--games",
+            "1",
+            "--nodes",
+            "1500",
+            "--maxplies",
+            "24",
+            "--quiet",
+        ])
         .arg("--live")
         .arg(&live)
         .arg("--records")
@@ -528,9 +541,19 @@ async fn a_running_match_is_watched_live_and_its_records_replayed_with_the_slide
         .spawn()
         .expect("orrery match starts");
     // The match's game shows up in the lobby by itself; watch it move on.
-    wait_for(c, "document.querySelector('.tablerow .watch') !== null", "the live game in the lobby").await;
+    wait_for(
+        c,
+        "document.querySelector('.tablerow .watch') !== null",
+        "the live game in the lobby",
+    )
+    .await;
     click(c, ".tablerow .watch").await;
-    wait_for(c, "S.table && S.table.board && S.table.decisions >= 4", "live moves").await;
+    wait_for(
+        c,
+        "S.table && S.table.board && S.table.decisions >= 4",
+        "live moves",
+    )
+    .await;
     assert_eq!(js(c, "S.table.you.length").await, 0, "a watcher");
     assert_eq!(js(c, "document.querySelectorAll('.last').length").await, 2);
     screenshot(c, "live-match").await;
@@ -540,7 +563,11 @@ async fn a_running_match_is_watched_live_and_its_records_replayed_with_the_slide
     let text = std::fs::read_to_string(&records).unwrap();
     let rec: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
     let plies = rec["moves"].as_array().unwrap().len();
-    assert_eq!(js(c, "S.table.decisions").await, plies as u64, "every live move was shown");
+    assert_eq!(
+        js(c, "S.table.decisions").await,
+        plies as u64,
+        "every live move was shown"
+    );
     // Replay the records file: the slider steps through the positions.
     click(c, "#nav-replay").await;
     c.execute(
@@ -550,7 +577,12 @@ async fn a_running_match_is_watched_live_and_its_records_replayed_with_the_slide
     .await
     .unwrap();
     click(c, "#r-load").await;
-    wait_for(c, "S.replay.data && S.replay.data.frames.length > 1", "the replay").await;
+    wait_for(
+        c,
+        "S.replay.data && S.replay.data.frames.length > 1",
+        "the replay",
+    )
+    .await;
     assert_eq!(js(c, "S.replay.data.frames.length").await, plies as u64 + 1);
     click(c, "#r-last").await;
     assert_eq!(js(c, "S.replay.idx").await, plies as u64);
@@ -558,10 +590,21 @@ async fn a_running_match_is_watched_live_and_its_records_replayed_with_the_slide
     assert_eq!(last_fen, rec["final_position"]);
     click(c, "#r-prev").await;
     assert_eq!(js(c, "S.replay.idx").await, plies as u64 - 1);
-    c.execute("const s = document.getElementById('r-slider'); s.value = '3'; s.oninput();", vec![]).await.unwrap();
+    c.execute(
+        "const s = document.getElementById('r-slider'); s.value = '3'; s.oninput();",
+        vec![],
+    )
+    .await
+    .unwrap();
     assert_eq!(js(c, "S.replay.idx").await, 3);
-    assert_eq!(js(c, "document.querySelectorAll('#r-board .last').length").await, 2);
-    assert_eq!(js(c, "document.querySelector('#r-moves .cur').dataset.ply").await, "3");
+    assert_eq!(
+        js(c, "document.querySelectorAll('#r-board .last').length").await,
+        2
+    );
+    assert_eq!(
+        js(c, "document.querySelector('#r-moves .cur').dataset.ply").await,
+        "3"
+    );
     screenshot(c, "replay").await;
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -11,7 +11,9 @@ use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use orrery::games::spacewars::engine::{make_player, Budget};
-use orrery::games::spacewars::wire::{format_decision, format_observation, parse_decision, parse_observation};
+use orrery::games::spacewars::wire::{
+    format_decision, format_observation, parse_decision, parse_observation,
+};
 use orrery::games::spacewars::{Observation, Ruleset, State};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
@@ -19,14 +21,20 @@ use tokio_tungstenite::tungstenite::Message;
 mod gui_support;
 use gui_support::Server;
 
-type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 async fn connect(url: &str) -> Ws {
-    tokio_tungstenite::connect_async(url).await.expect("websocket").0
+    tokio_tungstenite::connect_async(url)
+        .await
+        .expect("websocket")
+        .0
 }
 
 async fn send(ws: &mut Ws, v: Value) {
-    ws.send(Message::Text(v.to_string().into())).await.expect("send");
+    ws.send(Message::Text(v.to_string().into()))
+        .await
+        .expect("send");
 }
 
 /// The next text message within `wait`, if any.
@@ -89,7 +97,10 @@ fn truth(seed: u64, players: usize, sent: &[Vec<String>], k: usize) -> State {
 /// and its own decision texts.
 fn allowed(st: &State, seat: u8, own: &[String]) -> HashSet<String> {
     let mut out = HashSet::new();
-    text_tokens(&format_observation(&Observation::of(st, seat), st.rules()), &mut out);
+    text_tokens(
+        &format_observation(&Observation::of(st, seat), st.rules()),
+        &mut out,
+    );
     for e in st.events() {
         text_tokens(&e.line_for(seat, st.rules()), &mut out);
     }
@@ -106,7 +117,10 @@ fn check_structure(seat: usize, m: &Value) {
     assert_eq!(v["seat"], seat, "a seat receives its own view only");
     for (i, s) in v["seats"].as_array().unwrap().iter().enumerate() {
         if i != seat {
-            assert!(s["hand"].get("cards").is_none(), "seat {i}'s hand leaked: {s}");
+            assert!(
+                s["hand"].get("cards").is_none(),
+                "seat {i}'s hand leaked: {s}"
+            );
         }
     }
     for sh in v["ships"].as_array().unwrap() {
@@ -126,7 +140,7 @@ async fn each_space_wars_seat_receives_only_what_it_may_see() {
     let server = Server::start(&[]);
     let (seed, players) = (5u64, 2usize);
     let rules = Arc::new(Ruleset::default());
-    let mut ws = vec![connect(&server.ws).await, connect(&server.ws).await];
+    let mut ws = [connect(&server.ws).await, connect(&server.ws).await];
     send(
         &mut ws[0],
         json!({"t": "new", "game": "space-wars", "setup": "2", "seats": ["person", "person"],
@@ -149,10 +163,17 @@ async fn each_space_wars_seat_receives_only_what_it_may_see() {
             }
         }
     };
-    send(&mut ws[1], json!({"t": "join", "table": table, "seats": [1]})).await;
+    send(
+        &mut ws[1],
+        json!({"t": "join", "table": table, "seats": [1]}),
+    )
+    .await;
     let mut sent: Vec<Vec<String>> = vec![Vec::new(), Vec::new()];
     let mut answered: Vec<Option<(u64, String)>> = vec![None, None];
-    let mut deciders = [make_player("random", 11).unwrap(), make_player("random", 12).unwrap()];
+    let mut deciders = [
+        make_player("random", 11).unwrap(),
+        make_player("random", 12).unwrap(),
+    ];
     let stop = AtomicBool::new(false);
     let limit = 120u64;
     let deadline = Instant::now() + Duration::from_secs(240);
@@ -168,14 +189,19 @@ async fn each_space_wars_seat_receives_only_what_it_may_see() {
             }
         }
         let over = latest.iter().flatten().any(|v| v["over"] == true);
-        let done = latest.iter().flatten().any(|v| v["decisions"].as_u64().unwrap() >= limit);
+        let done = latest
+            .iter()
+            .flatten()
+            .any(|v| v["decisions"].as_u64().unwrap() >= limit);
         if over || done {
             break;
         }
         for s in 0..players {
             let Some(v) = &latest[s] else { continue };
             let view = &v["view_table"];
-            let Some(pending) = view["pending"].as_str() else { continue };
+            let Some(pending) = view["pending"].as_str() else {
+                continue;
+            };
             let key = (v["decisions"].as_u64().unwrap(), pending.to_string());
             if v["seats"][s]["decided"] == true || answered[s].as_ref() == Some(&key) {
                 continue;
@@ -183,7 +209,9 @@ async fn each_space_wars_seat_receives_only_what_it_may_see() {
             let pos = view["position"].as_str().unwrap();
             let obs = parse_observation(pos.strip_prefix("position ").unwrap(), &rules)
                 .expect("the position line parses");
-            let choice = deciders[s].decide(&obs, &Budget::iterations(1), &stop).unwrap();
+            let choice = deciders[s]
+                .decide(&obs, &Budget::iterations(1), &stop)
+                .unwrap();
             let text = format_decision(&choice.decision, &rules);
             sent[s].push(text.clone());
             answered[s] = Some(key);
@@ -217,7 +245,11 @@ async fn each_space_wars_seat_receives_only_what_it_may_see() {
             let mut seen = HashSet::new();
             card_tokens(m, &mut seen);
             let leaked: Vec<&String> = seen.difference(&ok).collect();
-            assert!(leaked.is_empty(), "seat {} was sent {leaked:?} after {k} decisions: {m}", s + 1);
+            assert!(
+                leaked.is_empty(),
+                "seat {} was sent {leaked:?} after {k} decisions: {m}",
+                s + 1
+            );
             checked += 1;
         }
     }
@@ -246,7 +278,9 @@ async fn an_engine_seats_thinking_never_reaches_another_seat() {
     let deadline = Instant::now() + Duration::from_secs(240);
     let mut messages = 0;
     while Instant::now() < deadline {
-        let Some(t) = next(&mut ws, Duration::from_millis(200)).await else { continue };
+        let Some(t) = next(&mut ws, Duration::from_millis(200)).await else {
+            continue;
+        };
         let v: Value = serde_json::from_str(&t).unwrap_or(Value::Null);
         messages += 1;
         assert_ne!(v["t"], "think", "seat 2's thinking was sent to seat 1: {v}");
@@ -260,15 +294,33 @@ async fn an_engine_seats_thinking_never_reaches_another_seat() {
             break;
         }
         let view = &v["view_table"];
-        let Some(pending) = view["pending"].as_str() else { continue };
+        let Some(pending) = view["pending"].as_str() else {
+            continue;
+        };
         let key = (v["decisions"].as_u64().unwrap(), pending.to_string());
         if v["seats"][0]["decided"] == true || answered.as_ref() == Some(&key) {
             continue;
         }
-        let obs = parse_observation(view["position"].as_str().unwrap().strip_prefix("position ").unwrap(), &rules).unwrap();
-        let text = format_decision(&me.decide(&obs, &Budget::iterations(1), &stop).unwrap().decision, &rules);
+        let obs = parse_observation(
+            view["position"]
+                .as_str()
+                .unwrap()
+                .strip_prefix("position ")
+                .unwrap(),
+            &rules,
+        )
+        .unwrap();
+        let text = format_decision(
+            &me.decide(&obs, &Budget::iterations(1), &stop)
+                .unwrap()
+                .decision,
+            &rules,
+        );
         answered = Some(key);
         send(&mut ws, json!({"t": "move", "text": text})).await;
     }
-    assert!(engine_decisions >= 10, "the game went on with the engine ({engine_decisions} decisions, {messages} messages)");
+    assert!(
+        engine_decisions >= 10,
+        "the game went on with the engine ({engine_decisions} decisions, {messages} messages)"
+    );
 }
