@@ -40,6 +40,7 @@ const DOCS: &[&str] = &[
     "docs/spacewars.md",
     "docs/spider.md",
     "docs/examples.md",
+    "docs/gui.md",
 ];
 
 const BINARIES: [&str; 4] = ["spider-chess", "solar-chess", "space-wars", "orrery"];
