@@ -220,8 +220,11 @@ pub trait EngineGame: Send + 'static {
         Err(format!("unknown option '{name}' (value '{value}')"))
     }
 
-    /// Resizes the transposition table (`Hash`, MiB).
-    fn set_hash(&mut self, _mib: usize) {}
+    /// Resizes the transposition tables to `mib` MiB in all (`Hash`). Allocation must be
+    /// fallible: on failure return why and keep the old tables.
+    fn set_hash(&mut self, _mib: usize) -> Result<(), String> {
+        Ok(())
+    }
 
     /// A new game starts (`ucinewgame`, `new`): forget what was learnt about the last one.
     fn new_game(&mut self);
@@ -235,6 +238,13 @@ pub trait EngineGame: Send + 'static {
         stop: &AtomicBool,
         report: &mut dyn FnMut(SearchReport),
     ) -> Option<Self::Move>;
+
+    /// Lines the engine sends in the CECP dialect right after accepting `variant NAME`: XBoard's
+    /// `setup` and `piece` commands that define a variant the GUI does not know (engine-defined
+    /// variants). None by default.
+    fn cecp_variant_setup(&self, _variant: &str) -> Vec<String> {
+        Vec::new()
+    }
 
     /// Writes a principal variation as move texts, each in the position it is played from.
     fn pv_text(&self, pos: &Self::Position, pv: &[Self::Move]) -> Vec<String> {

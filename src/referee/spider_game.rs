@@ -81,18 +81,30 @@ pub struct SpiderGame {
 impl SpiderGame {
     /// A Spider-Chess game from the standard start, or from `fen` if given.
     pub fn new(fen: Option<&str>) -> Result<Self, String> {
-        SpiderGame::with_setup(None, fen)
+        Self::with_variant(Variant::spider_chess(), fen)
+    }
+
+    /// A game of any loaded Interactive Diagram variant, from its start or from `fen`.
+    pub fn with_variant(variant: Arc<Variant>, fen: Option<&str>) -> Result<Self, String> {
+        Self::build(variant, None, fen)
     }
 
     /// A game of the setup `setup` (`spider-chess` or a registered variant's name).
     pub fn with_setup(setup: Option<&str>, fen: Option<&str>) -> Result<Self, String> {
-        let (variant, loaded) = match setup.filter(|s| *s != "spider-chess") {
-            None => (Variant::spider_chess(), None),
+        match setup.filter(|s| *s != "spider-chess") {
+            None => Self::new(fen),
             Some(name) => {
                 let l = lookup(name)?;
-                (l.variant, Some((l.name, l.definition)))
+                Self::build(l.variant, Some((l.name, l.definition)), fen)
             }
-        };
+        }
+    }
+
+    fn build(
+        variant: Arc<Variant>,
+        loaded: Option<(String, String)>,
+        fen: Option<&str>,
+    ) -> Result<Self, String> {
         let standard_fen = Position::startpos(&variant).to_fen();
         let pos = match fen {
             Some(f) => Position::from_fen(&variant, f).map_err(|e| format!("FEN {f:?}: {e}"))?,
@@ -108,6 +120,11 @@ impl SpiderGame {
             moves: Vec::new(),
             loaded,
         })
+    }
+
+    /// The current position (for displays such as the GUI's board).
+    pub fn position(&self) -> &Position {
+        &self.pos
     }
 }
 
