@@ -15,7 +15,10 @@ fn every_definition_loads_or_is_refused_naming_the_token() {
     let expected = std::fs::read_to_string(folder().join("EXPECTED")).unwrap();
     let mut listed = BTreeSet::new();
     let (mut loaded, mut refused) = (0, 0);
-    for line in expected.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in expected
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let words: Vec<&str> = line.splitn(3, ' ').collect();
         let (file, outcome) = (words[0], words[1]);
         listed.insert(file.to_string());
@@ -35,7 +38,10 @@ fn every_definition_loads_or_is_refused_naming_the_token() {
             ("refused", Err(e)) => {
                 let token = words[2];
                 let shown = e.to_string();
-                assert!(shown.contains(token), "{file}: '{shown}' does not name {token}");
+                assert!(
+                    shown.contains(token),
+                    "{file}: '{shown}' does not name {token}"
+                );
                 refused += 1;
             }
             (want, got) => panic!("{file}: expected it {want}, got {got:?}"),
@@ -46,7 +52,10 @@ fn every_definition_loads_or_is_refused_naming_the_token() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| n.ends_with(".txt"))
         .collect();
-    assert_eq!(present, listed, "EXPECTED lists exactly the definition files");
+    assert_eq!(
+        present, listed,
+        "EXPECTED lists exactly the definition files"
+    );
     assert!(loaded + refused >= 25 && loaded >= 15 && refused >= 5);
 }
 
@@ -83,6 +92,10 @@ fn default_moves_ranges_hands_and_royal_numbers_load_exactly() {
     }
     let text = std::fs::read_to_string(folder().join("id-demo-without-lion.txt")).unwrap();
     let demo = Variant::from_definition(&text).unwrap();
-    assert_eq!(demo.definition().royal, 'K', "royal=8 is the eighth piece line");
+    assert_eq!(
+        demo.definition().royal,
+        'K',
+        "royal=8 is the eighth piece line"
+    );
     assert_eq!((demo.files(), demo.ranks()), (10, 8), "ranks defaults to 8");
 }

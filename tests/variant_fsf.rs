@@ -19,7 +19,11 @@ fn data(stem: &str) -> (Arc<Variant>, Vec<(String, u32, u64)>) {
         .filter(|l| !l.starts_with('#') && !l.is_empty())
         .map(|l| {
             let f: Vec<&str> = l.split(';').collect();
-            (f[0].to_string(), f[1].parse().unwrap(), f[2].parse().unwrap())
+            (
+                f[0].to_string(),
+                f[1].parse().unwrap(),
+                f[2].parse().unwrap(),
+            )
         })
         .collect();
     (v, rows)
@@ -29,12 +33,23 @@ fn data(stem: &str) -> (Arc<Variant>, Vec<(String, u32, u64)>) {
 /// moves among their legal moves.
 fn agree(stem: &str) -> [usize; 4] {
     let (v, rows) = data(stem);
-    assert!(rows.len() >= 31, "{stem}: the start and at least 30 positions");
-    assert_eq!(rows[0].0, Position::startpos(&v).to_fen(), "{stem}: start position");
+    assert!(
+        rows.len() >= 31,
+        "{stem}: the start and at least 30 positions"
+    );
+    assert_eq!(
+        rows[0].0,
+        Position::startpos(&v).to_fen(),
+        "{stem}: start position"
+    );
     let mut seen = [0; 4];
     for (fen, depth, nodes) in &rows {
         let mut pos = Position::from_fen(&v, fen).unwrap_or_else(|e| panic!("{stem} {fen}: {e}"));
-        assert_eq!(perft(&mut pos, *depth), *nodes, "{stem}: perft {depth} of {fen}");
+        assert_eq!(
+            perft(&mut pos, *depth),
+            *nodes,
+            "{stem}: perft {depth} of {fen}"
+        );
         let moves = pos.legal_moves();
         let has = [
             moves.iter().any(|m| m.is_castling()),
@@ -52,13 +67,19 @@ fn agree(stem: &str) -> [usize; 4] {
 #[test]
 fn chess_agrees_with_fairy_stockfish() {
     let [castling, ep, promo, _] = agree("chess");
-    assert!(castling > 0 && ep > 0 && promo > 0, "{castling} {ep} {promo}");
+    assert!(
+        castling > 0 && ep > 0 && promo > 0,
+        "{castling} {ep} {promo}"
+    );
 }
 
 #[test]
 fn capablanca_agrees_with_fairy_stockfish() {
     let [castling, ep, promo, _] = agree("capablanca");
-    assert!(castling > 0 && ep > 0 && promo > 0, "{castling} {ep} {promo}");
+    assert!(
+        castling > 0 && ep > 0 && promo > 0,
+        "{castling} {ep} {promo}"
+    );
 }
 
 #[test]
@@ -82,5 +103,8 @@ fn moat_with_holes_and_riders_agrees_with_fairy_stockfish() {
 #[test]
 fn donut_with_holes_riders_and_drops_agrees_with_fairy_stockfish() {
     let [castling, ep, promo, drops] = agree("donut");
-    assert!(castling > 0 && ep > 0 && promo > 0 && drops > 0, "{castling} {ep} {promo} {drops}");
+    assert!(
+        castling > 0 && ep > 0 && promo > 0 && drops > 0,
+        "{castling} {ep} {promo} {drops}"
+    );
 }

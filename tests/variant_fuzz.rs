@@ -8,8 +8,16 @@ use proptest::prelude::*;
 use std::sync::Arc;
 
 const CORPUS: &[&str] = &[
-    "chess", "capablanca", "grand", "shatranj", "moat", "donut", "gross", "minishogi",
-    "xiangqi-like", "crazyhouse",
+    "chess",
+    "capablanca",
+    "grand",
+    "shatranj",
+    "moat",
+    "donut",
+    "gross",
+    "minishogi",
+    "xiangqi-like",
+    "crazyhouse",
 ];
 
 const ALPHABET: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHKNOPQRW:=,-*!@ \n";

@@ -14,7 +14,15 @@ fn orrery_referees_a_loaded_variant_between_project_engines() {
     let out = Command::new(env!("CARGO_BIN_EXE_orrery"))
         .args(["match", "--game", "spider-chess", "--variant"])
         .arg(format!("{root}/tests/data/variants/chess.txt"))
-        .args(["--games", "2", "--nodes", "300", "--maxplies", "60", "--quiet"])
+        .args([
+            "--games",
+            "2",
+            "--nodes",
+            "300",
+            "--maxplies",
+            "60",
+            "--quiet",
+        ])
         .arg("--pgn")
         .arg(&pgn)
         .arg("--records")
@@ -25,9 +33,7 @@ fn orrery_referees_a_loaded_variant_between_project_engines() {
     assert!(out.status.success(), "{stderr}");
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(text.matches("[Variant \"chess\"]").count(), 2, "{text}");
-    assert!(text.contains(
-        "[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]"
-    ));
+    assert!(text.contains("[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]"));
     let lines = std::fs::read_to_string(&records).unwrap();
     assert_eq!(lines.lines().count(), 2);
     for line in lines.lines() {

@@ -7,7 +7,10 @@ use orrery::games::spider::{perft, Color, Position, Variant};
 use std::sync::Arc;
 
 fn load(stem: &str) -> Arc<Variant> {
-    let path = format!("{}/tests/data/variants/{stem}.txt", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/tests/data/variants/{stem}.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let text = std::fs::read_to_string(&path).unwrap();
     Arc::new(Variant::from_definition(&text).unwrap_or_else(|e| panic!("{path}: {e}")))
 }
@@ -32,7 +35,11 @@ fn chess_loads_as_the_pages_write_it_with_the_published_perft() {
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         &[48, 2_039, 97_862],
     );
-    perfts(&v, "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", &[14, 191, 2_812, 43_238]);
+    perfts(
+        &v,
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        &[14, 191, 2_812, 43_238],
+    );
     perfts(
         &v,
         "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
@@ -52,7 +59,10 @@ fn capablanca_loads_with_default_moves_and_the_published_perft() {
     assert_eq!(Position::startpos(&v).to_fen(), start);
     perfts(&v, start, &[28, 784, 25_228, 805_128]);
     let p = &v.pieces()[0];
-    assert_eq!((p.name.as_str(), p.betza.as_str()), ("Pawn", "fmWfceFifmnD"));
+    assert_eq!(
+        (p.name.as_str(), p.betza.as_str()),
+        ("Pawn", "fmWfceFifmnD")
+    );
 }
 
 #[test]
@@ -119,12 +129,20 @@ fn en_passant_rights_are_written_only_when_a_capture_exists() {
         "rnbqkbnr/ppp1p1pp/5P2/3p4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3"
     );
     // One move later the right is gone.
-    let mut late = Position::from_fen(&v, "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3").unwrap();
+    let mut late = Position::from_fen(
+        &v,
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    )
+    .unwrap();
     late.play("a2a3").unwrap();
     late.play("a7a6").unwrap();
     assert!(late.parse_move("e5f6").is_err());
     // An en passant square no pawn passed is refused.
-    assert!(Position::from_fen(&v, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1").is_err());
+    assert!(Position::from_fen(
+        &v,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1"
+    )
+    .is_err());
 }
 
 #[test]
@@ -138,15 +156,27 @@ fn grand_chess_promotes_only_to_captured_pieces() {
     let pos = Position::from_fen(&v, fen).unwrap();
     assert_eq!(pos.legal_moves().len(), 68, "Fairy-Stockfish's count");
     assert!(pos.parse_move("a9a10q").is_ok());
-    assert!(pos.parse_move("a9a10r").is_err(), "both white rooks are on the board");
-    assert!(pos.parse_move("a9a10").is_err(), "a pawn cannot stay on the last rank");
+    assert!(
+        pos.parse_move("a9a10r").is_err(),
+        "both white rooks are on the board"
+    );
+    assert!(
+        pos.parse_move("a9a10").is_err(),
+        "a pawn cannot stay on the last rank"
+    );
     // On the 8th and 9th ranks it may stay a pawn.
     let mut p = Position::startpos(&v);
     for m in ["e3e5", "d8d6", "e5d6", "c8c6", "d6d7", "a8a7"] {
         assert!(p.play(m).is_ok(), "{m} in {}", p.to_fen());
     }
-    assert!(p.parse_move("d7e8").is_ok(), "capturing into the 8th rank, staying a pawn");
-    assert!(p.parse_move("d7e8q").is_err(), "no white piece was captured yet");
+    assert!(
+        p.parse_move("d7e8").is_ok(),
+        "capturing into the 8th rank, staying a pawn"
+    );
+    assert!(
+        p.parse_move("d7e8q").is_err(),
+        "no white piece was captured yet"
+    );
 }
 
 #[test]
@@ -158,7 +188,11 @@ fn drops_move_captured_pieces_to_the_capturers_hand() {
     for m in ["g2g4", "h7h5", "g4h5"] {
         pos.play(m).unwrap();
     }
-    assert_eq!(pos.in_hand(Color::White, 0), 1, "the pawn went to White's hand");
+    assert_eq!(
+        pos.in_hand(Color::White, 0),
+        1,
+        "the pawn went to White's hand"
+    );
     assert!(pos.to_fen().contains("[P]"), "{}", pos.to_fen());
     pos.play("a7a6").unwrap();
     let drop = pos.parse_move("P@e6").unwrap();

@@ -38,8 +38,26 @@ fn xboard_plays_a_whole_game_on_a_loaded_capablanca_definition() {
         .args(["-a", "-s", "-screen 0 1024x768x24", &xboard])
         .args(["-fcp", &engine, "-scp", &engine])
         .args(["-fd", dir.to_str().unwrap(), "-sd", dir.to_str().unwrap()])
-        .args(["-variant", "capablanca", "-mg", "1", "-depth", "2", "-tc", "20", "-inc", "1"])
-        .args(["-adjudicateDrawMoves", "120", "-xexit", "-xponder"])
+        .args([
+            "-variant",
+            "capablanca",
+            "-mg",
+            "1",
+            "-depth",
+            "2",
+            "-tc",
+            "20",
+            "-inc",
+            "1",
+        ])
+        .args([
+            "-adjudicateDrawMoves",
+            "120",
+            "-xexit",
+            "-xponder",
+            "-soundProgram",
+            "/bin/true",
+        ])
         .args(["-saveSettingsOnExit", "false", "-settingsFile"])
         .arg(dir.join("xboardrc"))
         .arg("-sgf")
@@ -73,7 +91,10 @@ fn xboard_plays_a_whole_game_on_a_loaded_capablanca_definition() {
         .unwrap();
     assert_ne!(result, "*", "the game was not finished:\n{game}");
     let lower = game.to_lowercase();
-    assert!(!lower.contains("illegal") && !lower.contains("false"), "{game}");
+    assert!(
+        !lower.contains("illegal") && !lower.contains("false"),
+        "{game}"
+    );
     let moves = game.matches('.').count();
     assert!(moves >= 10, "a whole game, not a few moves:\n{game}");
     std::fs::remove_dir_all(&dir).unwrap();

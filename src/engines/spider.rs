@@ -363,7 +363,11 @@ mod tests {
         let capablanca = "files=10 ranks=8 promoChoice=QCARBN royal=8 Pawn::::a2-j2 \
             Knight:N:::b1,i1 Bishop::::d1,g1 Rook::::a1,j1 Archbishop::::c1 Chancellor::::h1 \
             Queen::::e1 King::KisO3::f1";
-        let v = Arc::new(Variant::from_definition(capablanca).unwrap().with_name("capa"));
+        let v = Arc::new(
+            Variant::from_definition(capablanca)
+                .unwrap()
+                .with_name("capa"),
+        );
         let engine = SpiderEngine::new(vec![v], 1);
         let lines = engine.cecp_variant_setup("capa");
         assert_eq!(
@@ -374,7 +378,10 @@ mod tests {
         assert!(lines.contains(&"piece K& KisO3".to_string()));
         assert!(lines.contains(&"piece P& fmWfceFifmnD".to_string()));
         assert_eq!(lines.len(), 1 + 8);
-        assert!(engine.cecp_variant_setup("spider-chess").is_empty(), "25x19 is too big");
+        assert!(
+            engine.cecp_variant_setup("spider-chess").is_empty(),
+            "25x19 is too big"
+        );
     }
 
     #[test]

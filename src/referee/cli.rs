@@ -414,14 +414,19 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("orrery-cli-variant-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("cli-minichess.txt");
-        std::fs::write(&file, "files=5 ranks=5 pawn::fmWfcF::a2-e2 rook::::a1 king::K::e1")
-            .unwrap();
+        std::fs::write(
+            &file,
+            "files=5 ranks=5 pawn::fmWfcF::a2-e2 rook::::a1 king::K::e1",
+        )
+        .unwrap();
         let path = file.to_str().unwrap();
         let Command::Match(m) = parse_args(&args(&format!("--variant {path}"))).unwrap() else {
             panic!()
         };
         assert_eq!(m.settings.setup.as_deref(), Some("cli-minichess"));
-        assert!(m.settings.engines[0].cmd.ends_with(&format!("--variant '{path}'")));
+        assert!(m.settings.engines[0]
+            .cmd
+            .ends_with(&format!("--variant '{path}'")));
         assert!(parse_args(&args(&format!("--game solar-chess --variant {path}"))).is_err());
         std::fs::write(&file, "files=5 ranks=5 rook:R:tR::a1 king::K::e1").unwrap();
         let err = parse_args(&args(&format!("--variant {path}"))).unwrap_err();

@@ -82,12 +82,20 @@ impl GameKind {
         }
     }
 
-    /// The PGN `Variant` tag for the chess games (a loaded spider-chess variant's name).
-    pub fn pgn_variant(&self, setup: Option<&str>) -> Option<String> {
+    /// The PGN `Variant` tag for the chess games.
+    pub fn pgn_variant(&self) -> Option<&'static str> {
         match self {
-            GameKind::SpiderChess => Some(setup.unwrap_or("spider-chess").to_string()),
-            GameKind::SolarChess => Some("solar-chess".to_string()),
+            GameKind::SpiderChess => Some("spider-chess"),
+            GameKind::SolarChess => Some("solar-chess"),
             _ => None,
+        }
+    }
+
+    /// The PGN `Variant` tag of a game with `setup`: a loaded spider-chess variant's name.
+    pub fn pgn_variant_of(&self, setup: Option<&str>) -> Option<String> {
+        match (self, setup) {
+            (GameKind::SpiderChess, Some(name)) => Some(name.to_string()),
+            _ => self.pgn_variant().map(str::to_string),
         }
     }
 

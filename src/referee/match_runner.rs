@@ -156,7 +156,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
                 let text = pgn(
                     &rec,
                     "orrery match",
-                    s.game.pgn_variant(s.setup.as_deref()).as_deref(),
+                    s.game.pgn_variant_of(s.setup.as_deref()).as_deref(),
                 );
                 std::fs::OpenOptions::new()
                     .create(true)

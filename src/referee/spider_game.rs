@@ -58,13 +58,20 @@ pub fn register_recorded(extra: &Value) -> Result<(), String> {
 
 fn lookup(name: &str) -> Result<Loaded, String> {
     let list = registry().lock().map_err(|_| "variant registry poisoned")?;
-    list.iter().find(|l| l.name == name).cloned().ok_or_else(|| {
-        let known: Vec<&str> = list.iter().map(|l| l.name.as_str()).collect();
-        format!(
-            "spider-chess: unknown setup {name:?} (load it with --variant FILE; loaded: {})",
-            if known.is_empty() { "none".to_string() } else { known.join(", ") }
-        )
-    })
+    list.iter()
+        .find(|l| l.name == name)
+        .cloned()
+        .ok_or_else(|| {
+            let known: Vec<&str> = list.iter().map(|l| l.name.as_str()).collect();
+            format!(
+                "spider-chess: unknown setup {name:?} (load it with --variant FILE; loaded: {})",
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
+            )
+        })
 }
 
 /// A Spider-Chess (or loaded variant) game as the referee keeps it.
@@ -232,7 +239,10 @@ mod tests {
         assert!(SpiderGame::with_setup(Some("referee-test-chess"), None).is_err());
         register_variant("referee-test-chess", chess).unwrap();
         let mut g = SpiderGame::with_setup(Some("referee-test-chess"), None).unwrap();
-        assert!(!DynGame::is_standard_start(&g), "a loaded variant's start is sent as FEN");
+        assert!(
+            !DynGame::is_standard_start(&g),
+            "a loaded variant's start is sent as FEN"
+        );
         assert_eq!(
             DynGame::start_text(&g),
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"

@@ -246,7 +246,11 @@ fn relative_turns(group: &[char]) -> Option<&'static [u8]> {
 
 /// Move and capture rights from the `m`, `c` and `e` modifiers.
 fn rights(mods: &[char]) -> (bool, bool, bool) {
-    let (m, c, e) = (mods.contains(&'m'), mods.contains(&'c'), mods.contains(&'e'));
+    let (m, c, e) = (
+        mods.contains(&'m'),
+        mods.contains(&'c'),
+        mods.contains(&'e'),
+    );
     match (m, c) {
         (true, false) => (true, false, e),
         (false, true) => (false, true, e),
@@ -323,7 +327,9 @@ pub fn compile(betza: &str) -> Result<Vec<MoveRule>, BetzaError> {
                     ))
                 })?;
             if !(1..=16).contains(&dist) {
-                return Err(err(format!("castling distance in '{token}' must be 1 to 16")));
+                return Err(err(format!(
+                    "castling distance in '{token}' must be 1 to 16"
+                )));
             }
             if let Some(&bad) = mods.iter().find(|&&m| !"islrm".contains(m)) {
                 return Err(err(format!(
@@ -434,7 +440,9 @@ fn one_leg(
         ));
     }
     let rides = slider || range != 1;
-    let straight = leaps.iter().all(|&(a, b)| (a, b) == (1, 0) || (a, b) == (1, 1));
+    let straight = leaps
+        .iter()
+        .all(|&(a, b)| (a, b) == (1, 0) || (a, b) == (1, 1));
     let style = if has('p') || has('g') {
         if !straight || range != UNLIMITED {
             return Err(format!(
@@ -477,9 +485,8 @@ fn one_leg(
                 continue;
             }
             let path = if lame || style == Style::Jump {
-                let p = lame_path(v).ok_or_else(|| {
-                    format!("lameness is undefined for the atom in '{token}'")
-                })?;
+                let p = lame_path(v)
+                    .ok_or_else(|| format!("lameness is undefined for the atom in '{token}'"))?;
                 if style == Style::Jump && p.is_empty() {
                     return Err(format!("'{token}' has no square to jump over"));
                 }
@@ -695,7 +702,9 @@ mod tests {
         assert_eq!(grasshopper.len(), 8);
         assert!(grasshopper.iter().all(|r| r.style == Style::Grasshop));
         let ski = compile("jB").unwrap();
-        assert!(ski.iter().all(|r| r.style == Style::Ski && r.range == UNLIMITED));
+        assert!(ski
+            .iter()
+            .all(|r| r.style == Style::Ski && r.range == UNLIMITED));
         let jump = compile("jD").unwrap();
         assert!(jump
             .iter()
@@ -710,7 +719,9 @@ mod tests {
         assert_eq!(a, b, "mafsW is the lame knight nN");
         let moa = compile("mafsF").unwrap();
         assert_eq!(moa.len(), 8);
-        assert!(moa.iter().all(|r| r.lame_path[0].0 != 0 && r.lame_path[0].1 != 0));
+        assert!(moa
+            .iter()
+            .all(|r| r.lame_path[0].0 != 0 && r.lame_path[0].1 != 0));
         assert!(compile("mafsafW").unwrap_err().reason.contains("two legs"));
         assert!(compile("maW").unwrap_err().reason.contains("direction"));
         assert!(compile("cafsW").unwrap_err().reason.contains("'c'"));

@@ -345,7 +345,7 @@ fn promo_choices(token: &str, value: &str) -> Result<Vec<PromoChoice>, Definitio
                 let depth = if i > start {
                     let d: String = chars[start..i].iter().collect();
                     match d.parse::<u8>() {
-                        Ok(n) if n >= 1 && n <= MAX_SIDE => n,
+                        Ok(n) if (1..=MAX_SIDE).contains(&n) => n,
                         _ => return Err(error(token, format!("bad zone depth '{d}' after '{c}'"))),
                     }
                 } else {
@@ -372,7 +372,10 @@ fn promo_choices(token: &str, value: &str) -> Result<Vec<PromoChoice>, Definitio
         }
     }
     if hand || not_last {
-        return Err(error(token, "promoChoice ends with * or ! without a letter"));
+        return Err(error(
+            token,
+            "promoChoice ends with * or ! without a letter",
+        ));
     }
     Ok(out)
 }
@@ -497,7 +500,10 @@ pub fn parse(text: &str) -> Result<Definition, DefinitionError> {
         let (name, letter, betza_text, squares) = (parts[0], parts[1], parts[2], parts[4]);
         if name == "hole" {
             if !letter.is_empty() || !betza_text.is_empty() || parts.len() == 6 {
-                return Err(error(token, "the hole line has no letter, Betza string or hand"));
+                return Err(error(
+                    token,
+                    "the hole line has no letter, Betza string or hand",
+                ));
             }
             for sq in squares.split([',', '.']).filter(|s| !s.is_empty()) {
                 holes.extend(board.squares(sq)?);
@@ -517,7 +523,9 @@ pub fn parse(text: &str) -> Result<Definition, DefinitionError> {
             _ => {
                 return Err(error(
                     token,
-                    format!("piece letter '{letter}' must be one letter (or empty for the name's first)"),
+                    format!(
+                    "piece letter '{letter}' must be one letter (or empty for the name's first)"
+                ),
                 ))
             }
         };
@@ -540,9 +548,9 @@ pub fn parse(text: &str) -> Result<Definition, DefinitionError> {
         let rules = betza::compile(betza_text).map_err(|e| error(token, e.to_string()))?;
         let hand = match parts.get(5) {
             None | Some(&"") => 0,
-            Some(n) => number(token, n, 0, 64).map_err(|e| {
-                error(token, format!("hand count '{n}': {}", e.reason))
-            })? as u8,
+            Some(n) => number(token, n, 0, 64)
+                .map_err(|e| error(token, format!("hand count '{n}': {}", e.reason)))?
+                as u8,
         };
         let mut halves = squares.splitn(2, ",,");
         let white = board.squares(halves.next().unwrap_or(""))?;

@@ -89,8 +89,7 @@ impl TwoSided for Position {
             .map_or(0, |k| self.variant.values[k as usize]);
         let promo = match mv.promotion() {
             Some(k) => {
-                self.variant.values[k as usize]
-                    - self.variant.values[self.moving_kind(mv) as usize]
+                self.variant.values[k as usize] - self.variant.values[self.moving_kind(mv) as usize]
             }
             None => 0,
         };

@@ -120,7 +120,8 @@ impl Position {
                         Color::Black
                     };
                     let sq = variant.index(xs, y);
-                    if variant.promotes(kind) && variant.immobile[color.index()][sq] >> kind & 1 != 0
+                    if variant.promotes(kind)
+                        && variant.immobile[color.index()][sq] >> kind & 1 != 0
                     {
                         return err(if variant.promo_dist[color.index()][sq] == 0 {
                             format!("pawn '{c}' on {name}, its last rank")
@@ -196,7 +197,9 @@ impl Position {
             }
             let color = if c.is_ascii_uppercase() { 0 } else { 1 };
             let n = &mut given[color][kind as usize];
-            *n = n.checked_add(1).ok_or_else(|| FenError("too many pieces in hand".into()))?;
+            *n = n
+                .checked_add(1)
+                .ok_or_else(|| FenError("too many pieces in hand".into()))?;
         }
         if !v.has_hands() {
             if given.iter().flatten().any(|&n| n > 0) {
@@ -206,8 +209,8 @@ impl Position {
         }
         if v.hand_in_fen {
             for (c, color) in [Color::White, Color::Black].into_iter().enumerate() {
-                for k in 0..v.pieces().len() {
-                    self.set_hand(color, k as u8, given[c][k]);
+                for (k, &n) in given[c].iter().enumerate().take(v.pieces().len()) {
+                    self.set_hand(color, k as u8, n);
                 }
             }
             return Ok(());
@@ -248,7 +251,9 @@ impl Position {
         }
         let v = Arc::clone(&self.variant);
         if !v.has_castling() {
-            return err(format!("castling field '{f}' must be '-' (this game has none)"));
+            return err(format!(
+                "castling field '{f}' must be '-' (this game has none)"
+            ));
         }
         for ch in f.chars() {
             let color = if ch.is_ascii_uppercase() { 0 } else { 1 };
@@ -257,7 +262,9 @@ impl Position {
                 'Q' => 0,
                 up => {
                     let Some(file) = file_index(up.to_ascii_lowercase()) else {
-                        return err(format!("castling field '{f}': '{ch}' is not K, Q or a file"));
+                        return err(format!(
+                            "castling field '{f}': '{ch}' is not K, Q or a file"
+                        ));
                     };
                     let (kx, _) = v.coords(self.king[color] as usize);
                     if file == kx {
@@ -301,7 +308,9 @@ impl Position {
         }
         let v = Arc::clone(&self.variant);
         if !v.has_ep {
-            return err(format!("en passant field '{f}' must be '-' (this game has none)"));
+            return err(format!(
+                "en passant field '{f}' must be '-' (this game has none)"
+            ));
         }
         let mut squares = Vec::new();
         let chars: Vec<char> = f.chars().collect();

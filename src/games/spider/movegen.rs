@@ -122,7 +122,10 @@ impl Position {
             if v.special_attackers[c] >> kind & 1 == 0 {
                 continue;
             }
-            for sp in v.specials[c][kind as usize].iter().filter(|s| s.can_capture) {
+            for sp in v.specials[c][kind as usize]
+                .iter()
+                .filter(|s| s.can_capture)
+            {
                 if sp.initial && v.start_mask[c][p] >> kind & 1 == 0 {
                     continue;
                 }
@@ -493,7 +496,19 @@ impl Position {
         let enemy = |c: u8| c != EMPTY && c != OFF && cell_color(c) == them;
         let f = from as isize;
         let emit = |out: &mut Vec<Move>, to: isize, c: u8, flag: u8| {
-            self.push::<MODE>(out, start, dedup, slow, only, ksq, from, to as usize, kind, c, flag);
+            self.push::<MODE>(
+                out,
+                start,
+                dedup,
+                slow,
+                only,
+                ksq,
+                from,
+                to as usize,
+                kind,
+                c,
+                flag,
+            );
         };
         match sp.style {
             Style::Plain | Style::Ski | Style::Jump => {
@@ -590,7 +605,10 @@ impl Position {
         if v.promotes(kind) && v.promo_dist[us.index()][to] != NONE {
             return;
         }
-        if out.iter().any(|m| m.flag == EN_PASSANT && m.from == from as u16 && m.to == to as u16) {
+        if out
+            .iter()
+            .any(|m| m.flag == EN_PASSANT && m.from == from as u16 && m.to == to as u16)
+        {
             return;
         }
         let ksq = self.king[us.index()] as usize;

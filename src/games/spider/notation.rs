@@ -174,7 +174,9 @@ impl Position {
             return Err(MoveError::Syntax(text.chars().take(40).collect()));
         };
         let Some(kind) = v.kind_of_letter(c).filter(|_| c.is_ascii_alphabetic()) else {
-            return Err(MoveError::BadDrop(format!("{text}: no piece lettered '{c}'")));
+            return Err(MoveError::BadDrop(format!(
+                "{text}: no piece lettered '{c}'"
+            )));
         };
         let (x, y) = match square(sq) {
             Ok(("", xy)) => xy,
@@ -188,7 +190,9 @@ impl Position {
             return Err(MoveError::Hole(name));
         }
         if !v.has_drops() {
-            return Err(MoveError::BadDrop(format!("{text}: this game has no drops")));
+            return Err(MoveError::BadDrop(format!(
+                "{text}: this game has no drops"
+            )));
         }
         if self.in_hand(self.side, kind) == 0 {
             return Err(MoveError::BadDrop(format!("{text}: no such piece in hand")));

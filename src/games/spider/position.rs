@@ -577,7 +577,8 @@ impl Position {
                 self.list_index[to] = ik;
                 self.list[us][ip as usize] = pt as u16;
                 self.list_index[pt] = ip;
-                self.hash ^= self.zob(kc, from) ^ self.zob(kc, to) ^ self.zob(pc, ps) ^ self.zob(pc, pt);
+                self.hash ^=
+                    self.zob(kc, from) ^ self.zob(kc, to) ^ self.zob(pc, ps) ^ self.zob(pc, pt);
                 let pk = cell_kind(pc) as usize;
                 self.psq[us] += v.pst[us][pk * size + pt] - v.pst[us][pk * size + ps];
                 self.king[us] = to as u16;

@@ -516,7 +516,9 @@ impl Variant {
                     .rules
                     .iter()
                     .filter(|r| r.style != Style::Castle)
-                    .filter(|r| r.is_special() || kept.iter().flatten().any(|k| std::ptr::eq(*k, *r)))
+                    .filter(|r| {
+                        r.is_special() || kept.iter().flatten().any(|k| std::ptr::eq(*k, *r))
+                    })
                     .collect();
                 rules
                     .iter()
@@ -652,9 +654,12 @@ impl Variant {
         let def_pawn = def.pawn.map_or(NO_PAWN, |p| p as u8);
         let ray_lines = [ray_lines(&rays[0], size), ray_lines(&rays[1], size)];
         let mut royal_start = [0u16; 2];
-        for (c, squares) in [&def.pieces[royal as usize].white, &def.pieces[royal as usize].black]
-            .into_iter()
-            .enumerate()
+        for (c, squares) in [
+            &def.pieces[royal as usize].white,
+            &def.pieces[royal as usize].black,
+        ]
+        .into_iter()
+        .enumerate()
         {
             let (x, y) = squares[0];
             royal_start[c] = index(x as usize, y as usize) as u16;
@@ -724,7 +729,8 @@ impl Variant {
     /// (hoppers count as mobile where a hurdle and a landing square could be).
     fn immobility(&self, color: usize) -> Vec<u32> {
         let mut out = vec![0u32; self.size];
-        let playable = |t: isize| t >= 0 && (t as usize) < self.size && self.template[t as usize] == EMPTY;
+        let playable =
+            |t: isize| t >= 0 && (t as usize) < self.size && self.template[t as usize] == EMPTY;
         for &sq in &self.playable {
             let s = sq as isize;
             for kind in 0..self.def.pieces.len() {
@@ -765,7 +771,11 @@ impl Variant {
         for &sq in &self.playable {
             let sq = sq as usize;
             let (_, y) = self.coords(sq);
-            let first = if color == 0 { y == 0 } else { y + 1 == self.def.ranks };
+            let first = if color == 0 {
+                y == 0
+            } else {
+                y + 1 == self.def.ranks
+            };
             for kind in 0..self.def.pieces.len() as u8 {
                 if kind == self.royal || self.immobile[color][sq] >> kind & 1 != 0 {
                     continue;
@@ -790,7 +800,7 @@ impl Variant {
                 board[self.index(x, y)] = 1 + k as u8;
             }
         }
-        for side in 0..2 {
+        for (side, slot) in out.iter_mut().enumerate() {
             let dir: isize = if side == 0 { -1 } else { 1 };
             let Some(dist) = self.castles[color]
                 .iter()
@@ -811,7 +821,7 @@ impl Variant {
             }
             if let Some(p) = last {
                 if (p - ksq).unsigned_abs() >= dist as usize {
-                    out[side] = board[p as usize] - 1;
+                    *slot = board[p as usize] - 1;
                 }
             }
         }

@@ -2,7 +2,8 @@
 """Regenerates the perft data the test suite compares with (tests/data/fsf/*.perft) from
 Fairy-Stockfish, so that `cargo test` never needs Fairy-Stockfish itself.
 
-    tests/data/fsf/regen.py [FAIRY_STOCKFISH]      (default: $FSF or /work/peers/fairy-stockfish-lb)
+    tests/data/fsf/regen.py [FAIRY_STOCKFISH [VARIANT...]]
+        (default: $FSF or /work/peers/fairy-stockfish-lb, every variant)
 
 For each variant below: the project's `variant_positions` example loads the Interactive Diagram
 definition from tests/data/variants/, prints its start position and seeded random positions with a
@@ -28,6 +29,15 @@ VARIANTS = [
     ("moat", "moat", True, 40, 5),
     ("donut", "donut", True, 40, 6),
 ]
+
+# Hand-made positions with the special moves random play rarely reaches (castling, en passant
+# right after a double step, promotions), added to the random ones.
+EXTRA = {
+    "capablanca": ["r4k3r/1P8/10/10/10/10/10/R4K3R w KQkq - 0 1"],
+    "shatranj": ["rn1k2nr/1P6/8/8/8/8/6p1/RN1K2NR w - - 0 1"],
+    "moat": ["5k6/1P10/12/2Pp8/*3*2*3*/*3*2*3*/12/12/12/5K6 w - d8 0 1"],
+    "donut": ["5k4/10/10/2pP**4/4**4/10/10/5K4[Nn] w - c6 0 1"],
+}
 
 
 class Engine:
@@ -65,17 +75,24 @@ class Engine:
 def main():
     fsf = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("FSF", "/work/peers/fairy-stockfish-lb")
     subprocess.run(
-        ["cargo", "build", "--release", "--example", "variant_positions"], cwd=ROOT, check=True
+        ["cargo", "build", "--example", "variant_positions"], cwd=ROOT, check=True
     )
-    example = os.path.join(ROOT, "target", "release", "examples", "variant_positions")
+    example = os.path.join(ROOT, "target", "debug", "examples", "variant_positions")
+    only = sys.argv[2:]
     for stem, name, own, count, seed in VARIANTS:
+        if only and stem not in only:
+            continue
         definition = os.path.join(ROOT, "tests", "data", "variants", stem + ".txt")
+        extra = os.path.join(HERE, ".extra-" + stem)
+        with open(extra, "w") as f:
+            f.write("\n".join(EXTRA.get(stem, [])) + "\n")
         out = subprocess.run(
-            [example, definition, str(count), str(seed)],
+            [example, definition, str(count), str(seed), "300000", extra],
             check=True,
             capture_output=True,
             text=True,
         ).stdout.split("\n")
+        os.remove(extra)
         cases = [line.split(";") for line in out if line.strip()]
         engine = Engine(fsf)
         engine.send("uci")
