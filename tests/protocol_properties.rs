@@ -382,6 +382,7 @@ fn refused(cecp: bool) -> impl Strategy<Value = Vec<String>> {
         ls.into_iter()
             .filter(|l| {
                 !l.contains('\n')
+                    && !l.contains('\r')
                     && !l
                         .trim_matches(|c| c == ' ' || c == '\t' || c == '\r')
                         .is_empty()
