@@ -4,7 +4,7 @@
 //! error line and changes nothing.
 //!
 //! Bounded for `cargo test`; `PROPTEST_CASES=100000 cargo test --release --test
-//! protocol_properties` runs longer (docs/fuzzing.md). The cargo-fuzz targets in fuzz/ cover the
+//! protocol_properties` runs longer (see [`cases`] and docs/fuzzing.md). The cargo-fuzz targets in fuzz/ cover the
 //! same parsers with coverage guidance.
 
 mod common;
@@ -16,6 +16,16 @@ use proptest::prelude::*;
 use common::engine_io::EngineIo;
 use orrery::protocol::cecp::parse_cecp;
 use orrery::protocol::uci::parse_uci;
+
+/// The number of cases of a property: `default` in `cargo test`; with `PROPTEST_CASES=N`, N for
+/// the parser properties (default 2000) and the others in proportion.
+fn cases(default: u32) -> ProptestConfig {
+    let n = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .map_or(default, |n| (n * u64::from(default) / 2000).max(1) as u32);
+    ProptestConfig::with_cases(n)
+}
 
 /// Characters that like to break parsers: separators, other spaces, controls, multi-byte text.
 const NASTY: &[char] = &[
@@ -141,7 +151,7 @@ fn forbidden(c: char) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(cases(2000))]
 
     /// No line makes a parser panic; a line with a character that is neither a word nor a
     /// separator is always refused; what parses keeps parsing the same with other separators.
@@ -214,7 +224,7 @@ fn solar_strings() -> Vec<String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(1500))]
+    #![proptest_config(cases(1500))]
 
     /// A FEN either is refused with a reason or reads back to itself.
     #[test]
@@ -296,7 +306,7 @@ fn spacewars_samples() -> (Vec<String>, Vec<String>) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(1500))]
+    #![proptest_config(cases(1500))]
 
     /// An observation line is refused or reads back to itself (formatted again, equal).
     #[test]
@@ -405,7 +415,7 @@ fn solar() -> EngineIo {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(cases(48))]
 
     #[test]
     fn spider_uci_one_error_per_bad_line(bad in refused(false)) {
