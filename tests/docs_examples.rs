@@ -41,6 +41,7 @@ const DOCS: &[&str] = &[
     "docs/spider.md",
     "docs/examples.md",
     "docs/fuzzing.md",
+    "docs/gui.md",
 ];
 
 const BINARIES: [&str; 4] = ["spider-chess", "solar-chess", "space-wars", "orrery"];
