@@ -192,10 +192,12 @@ fn parse_go(args: &str) -> Result<GoParams, CommandError> {
                 Ok((_, ClockField::Inc(seat))) if go.inc[seat - 1].is_none() => {
                     go.inc[seat - 1] = Some(millis(value(i, key)?, &format!("go {key}"))?)
                 }
-                Ok(_) => return Err(CommandError::new(format!(
+                Ok(_) => {
+                    return Err(CommandError::new(format!(
                     "go: '{key}' sets a clock that is given twice (wtime/winc are s1time/s1inc, \
                          btime/binc s2time/s2inc)"
-                ))),
+                )))
+                }
                 Err(_) => {
                     return Err(CommandError::new(format!(
                         "go: unknown parameter '{}'",
