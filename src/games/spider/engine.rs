@@ -114,12 +114,8 @@ impl TwoSided for Position {
     }
 
     fn captured_kind(&self, mv: Move) -> usize {
-        let c = self.board[mv.to as usize];
-        if c == EMPTY {
-            0
-        } else {
-            cell_kind(c) as usize
-        }
+        // En passant victims stand elsewhere; castling and drops capture nothing.
+        Position::captured_kind(self, mv).map_or(0, usize::from)
     }
 
     fn kinds(&self) -> usize {
