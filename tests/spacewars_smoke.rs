@@ -1,7 +1,8 @@
 //! Games between every pair of built-in players finish, and their records replay to the same result.
 
-use orrery::games::spacewars::engine::{make_player, Budget};
-use orrery::games::spacewars::selfplay::play_game;
+use orrery::engines::spacewars::make_player;
+use orrery::engines::spacewars::selfplay::play_game;
+use orrery::search::ismcts::SearchBudget as Budget;
 
 #[test]
 fn games_between_all_players_finish_and_replay() {
