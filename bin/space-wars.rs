@@ -8,7 +8,7 @@ use anyhow::{anyhow, bail, Result};
 use orrery::engines::cli::{flag_pairs, parse_command, parse_number, Command};
 use orrery::engines::spacewars::bench::{bench, bench_text, BENCH_ITERATIONS};
 use orrery::engines::spacewars::selfplay::play_game;
-use orrery::engines::spacewars::{make_player, protocol, Player, PLAYERS};
+use orrery::engines::spacewars::{protocol, Player, PlayerSpec};
 use orrery::games::spacewars::observation::Observation;
 use orrery::games::spacewars::state::State;
 use orrery::games::spacewars::wire::{format_decision, position_line};
@@ -32,7 +32,8 @@ Diagnostics go to stderr; set RUST_LOG=debug to see them.";
 
 /// The `--flag value` settings of `selfplay` and `transcript`.
 struct Settings {
-    players: Vec<String>,
+    players: Vec<PlayerSpec>,
+    names: Vec<String>,
     games: u64,
     seed: u64,
     iterations: u64,
@@ -40,7 +41,8 @@ struct Settings {
 
 fn settings(args: &[String], players: &str, iterations: u64) -> Result<Settings, String> {
     let mut s = Settings {
-        players: players.split(',').map(String::from).collect(),
+        players: Vec::new(),
+        names: players.split(',').map(String::from).collect(),
         games: 20,
         seed: 1,
         iterations,
@@ -48,22 +50,21 @@ fn settings(args: &[String], players: &str, iterations: u64) -> Result<Settings,
     for (name, value) in flag_pairs(args)? {
         let what = format!("--{name}");
         match name.as_str() {
-            "players" => s.players = value.split(',').map(String::from).collect(),
+            "players" => s.names = value.split(',').map(String::from).collect(),
             "games" => s.games = parse_number(&value, &what)?,
             "seed" => s.seed = parse_number(&value, &what)?,
             "iterations" => s.iterations = parse_number(&value, &what)?,
             _ => return Err(format!("unknown flag '{what}'")),
         }
     }
-    if !(2..=8).contains(&s.players.len()) {
+    if !(2..=8).contains(&s.names.len()) {
         return Err("--players needs 2 to 8 names".into());
     }
-    if let Some(bad) = s.players.iter().find(|p| !PLAYERS.contains(&p.as_str())) {
-        return Err(format!(
-            "unknown player '{bad}' (one of {})",
-            PLAYERS.join(", ")
-        ));
-    }
+    s.players = s
+        .names
+        .iter()
+        .map(|n| n.parse())
+        .collect::<Result<_, String>>()?;
     Ok(s)
 }
 
@@ -71,9 +72,7 @@ fn players_of(s: &Settings, seed: u64) -> Vec<Box<dyn Player>> {
     s.players
         .iter()
         .enumerate()
-        .map(|(i, n)| {
-            make_player(n, seed.wrapping_mul(31).wrapping_add(i as u64)).expect("checked name")
-        })
+        .map(|(i, p)| p.build(seed.wrapping_mul(31).wrapping_add(i as u64)))
         .collect()
 }
 
@@ -89,8 +88,14 @@ fn selfplay(s: &Settings) -> Result<()> {
         // Seats rotate so every player sits in every seat equally often.
         let rot = (g as usize) % n;
         let mut ps = players_of(s, s.seed + g);
+        let mut budgets: Vec<SearchBudget> = s
+            .players
+            .iter()
+            .map(|p| p.iterations.map_or(budget, SearchBudget::iterations))
+            .collect();
         ps.rotate_left(rot);
-        let r = play_game(&mut ps, s.seed + g, &budget).map_err(anyhow::Error::msg)?;
+        budgets.rotate_left(rot);
+        let r = play_game(&mut ps, s.seed + g, &budgets).map_err(anyhow::Error::msg)?;
         rounds += r.rounds as u64;
         for seat in 0..n {
             let who = (seat + rot) % n;
@@ -116,7 +121,7 @@ fn selfplay(s: &Settings) -> Result<()> {
         println!(
             "player {} {:<9} wins {:>4} ({:5.1}%)  score {:7.1} ({:5.1}%)",
             i + 1,
-            s.players[i],
+            s.names[i],
             wins[i],
             100.0 * wins[i] as f64 / games,
             score[i],
@@ -124,6 +129,13 @@ fn selfplay(s: &Settings) -> Result<()> {
         );
     }
     println!("draws {draws}");
+    if n == 2 && wins[0] + wins[1] > 0 {
+        println!(
+            "decided games: {} {:.1}%",
+            s.names[0],
+            100.0 * wins[0] as f64 / (wins[0] + wins[1]) as f64
+        );
+    }
     Ok(())
 }
 

@@ -115,7 +115,7 @@ fn ismcts_beats_random() {
         if flip {
             ps.reverse();
         }
-        let r = play_game(&mut ps, 500 + g, &Budget::iterations(100)).unwrap();
+        let r = play_game(&mut ps, 500 + g, &[Budget::iterations(100)]).unwrap();
         score += r.outcome.reward(if flip { 1 } else { 0 }) as f64;
     }
     assert!(

@@ -494,7 +494,7 @@ fn replay_is_deterministic() {
                 .enumerate()
                 .map(|(i, n)| make_player(n, seed * 7 + i as u64).unwrap())
                 .collect();
-            play_game(&mut ps, seed, &Budget::iterations(1)).unwrap()
+            play_game(&mut ps, seed, &[Budget::iterations(1)]).unwrap()
         };
         let (a, b) = (run(), run());
         assert_eq!(a.record, b.record);

@@ -20,7 +20,7 @@ fn games_between_all_players_finish_and_replay() {
             .enumerate()
             .map(|(s, n)| make_player(n, 10 + s as u64).unwrap())
             .collect();
-        let g = play_game(&mut players, 7 + i as u64, &Budget::iterations(30)).unwrap();
+        let g = play_game(&mut players, 7 + i as u64, &[Budget::iterations(30)]).unwrap();
         let replay = g.record.replay().unwrap();
         assert_eq!(replay.outcome(), Some(g.outcome));
         eprintln!(

@@ -66,16 +66,107 @@ pub trait Player: Send {
 /// Names of the built-in players.
 pub const PLAYERS: [&str; 4] = ["ismcts", "pimc", "heuristic", "random"];
 
-/// A built-in player by name, seeded.
-pub fn make_player(name: &str, seed: u64) -> Option<Box<dyn Player>> {
-    let rules = Arc::new(Ruleset::default());
-    match name {
-        "ismcts" => Some(Box::new(IsmctsPlayer::new(rules, seed))),
-        "pimc" => Some(Box::new(PimcPlayer::new(rules, seed))),
-        "heuristic" => Some(Box::new(Simple::new(rules, seed, false))),
-        "random" => Some(Box::new(Simple::new(rules, seed, true))),
-        _ => None,
+/// A built-in player with the settings of its search: what `selfplay --players` names
+/// (`ismcts`, or with settings `ismcts:c=0.5:rounds=3`) and what the protocol's options set.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerSpec {
+    /// One of [`PLAYERS`].
+    pub name: String,
+    /// ISMCTS exploration constant (`c=`).
+    pub exploration: f32,
+    /// Rounds a playout runs before the position is scored (`rounds=`).
+    pub playout_rounds: u16,
+    /// Probability of a random decision in playouts (`eps=`).
+    pub playout_eps: f64,
+    /// ISMCTS merges the other seats' simultaneous choices in its tree (`merge=0|1`).
+    pub merge_simultaneous: bool,
+    /// Iterations per decision, overriding the caller's budget (`it=`; self-play experiments).
+    pub iterations: Option<u64>,
+    /// ISMCTS lets the other seats play the heuristic inside its tree (`opp=policy`) instead of
+    /// their own bandits (`opp=bandit`).
+    pub policy_opponents: bool,
+}
+
+impl PlayerSpec {
+    /// The default settings of a player name (`None` for an unknown name).
+    pub fn named(name: &str) -> Option<PlayerSpec> {
+        PLAYERS.contains(&name).then(|| PlayerSpec {
+            name: name.to_string(),
+            exploration: crate::search::ismcts::DEFAULT_EXPLORATION,
+            playout_rounds: crate::games::spacewars::search_bindings::PLAYOUT_ROUNDS,
+            playout_eps: crate::games::spacewars::search_bindings::PLAYOUT_EPSILON,
+            merge_simultaneous: true,
+            iterations: None,
+            policy_opponents: false,
+        })
     }
+
+    /// The player, seeded.
+    pub fn build(&self, seed: u64) -> Box<dyn Player> {
+        let rules = Arc::new(Ruleset::default());
+        match self.name.as_str() {
+            "ismcts" => {
+                let mut p = IsmctsPlayer::new(rules, seed);
+                p.playout_rounds = self.playout_rounds;
+                p.playout_eps = self.playout_eps;
+                p.search.exploration = self.exploration;
+                p.search.merge_simultaneous = self.merge_simultaneous;
+                p.search.policy_opponents = self.policy_opponents;
+                Box::new(p)
+            }
+            "pimc" => {
+                let mut p = PimcPlayer::new(rules, seed);
+                p.playout_rounds = self.playout_rounds;
+                p.playout_eps = self.playout_eps;
+                Box::new(p)
+            }
+            "heuristic" => Box::new(Simple::new(rules, seed, false)),
+            _ => Box::new(Simple::new(rules, seed, true)),
+        }
+    }
+}
+
+impl std::str::FromStr for PlayerSpec {
+    type Err = String;
+
+    /// `name[:key=value]...` with keys `c`, `rounds`, `eps`, `merge`, `it`.
+    fn from_str(text: &str) -> Result<PlayerSpec, String> {
+        let mut parts = text.split(':');
+        let name = parts.next().unwrap_or("");
+        let mut spec = PlayerSpec::named(name).ok_or_else(|| {
+            format!("unknown player '{name}' (one of {})", PLAYERS.join(", "))
+        })?;
+        for part in parts {
+            let (k, v) = part
+                .split_once('=')
+                .ok_or_else(|| format!("player setting '{part}' needs key=value"))?;
+            let bad = || format!("bad value in player setting '{part}'");
+            match k {
+                "c" => spec.exploration = v.parse().map_err(|_| bad())?,
+                "rounds" => spec.playout_rounds = v.parse().map_err(|_| bad())?,
+                "eps" => spec.playout_eps = v.parse().map_err(|_| bad())?,
+                "merge" => spec.merge_simultaneous = v != "0",
+                "it" => spec.iterations = Some(v.parse().map_err(|_| bad())?),
+                "opp" => {
+                    spec.policy_opponents = match v {
+                        "policy" => true,
+                        "bandit" => false,
+                        _ => return Err(bad()),
+                    }
+                }
+                _ => return Err(format!("unknown player setting '{k}'")),
+            }
+        }
+        if !(0.0..=1.0).contains(&spec.playout_eps) {
+            return Err(format!("eps must be in 0..1, got {}", spec.playout_eps));
+        }
+        Ok(spec)
+    }
+}
+
+/// A built-in player by name (or [`PlayerSpec`] text), seeded.
+pub fn make_player(spec: &str, seed: u64) -> Option<Box<dyn Player>> {
+    spec.parse::<PlayerSpec>().ok().map(|s| s.build(seed))
 }
 
 /// Turns the searched root action into the observer's decision. The abstraction reads only the
@@ -187,6 +278,8 @@ pub struct PimcPlayer {
     search: Pimc<SpaceWarsSearch>,
     /// Rounds a playout runs before the position is scored.
     pub playout_rounds: u16,
+    /// Probability of a random decision in playouts.
+    pub playout_eps: f64,
 }
 
 impl PimcPlayer {
@@ -196,6 +289,7 @@ impl PimcPlayer {
             rules,
             search: Pimc::new(seed),
             playout_rounds: crate::games::spacewars::search_bindings::PLAYOUT_ROUNDS,
+            playout_eps: crate::games::spacewars::search_bindings::PLAYOUT_EPSILON,
         }
     }
 }
@@ -213,6 +307,7 @@ impl Player for PimcPlayer {
     ) -> Result<Choice, String> {
         let mut game = SpaceWarsSearch::new(obs, &self.rules)?;
         game.playout_rounds = self.playout_rounds;
+        game.playout_eps = self.playout_eps;
         let seat = obs.seat();
         let template = game.template().clone();
         let found = self

@@ -22,12 +22,12 @@ pub struct GameResult {
     pub deal: Deal,
 }
 
-/// Plays one game, seat `i` played by `players[i]`; a player error or refused decision is an
-/// `Err` naming the seat.
+/// Plays one game, seat `i` played by `players[i]` within `budgets[i]` (or the one budget given
+/// for all); a player error or refused decision is an `Err` naming the seat.
 pub fn play_game(
     players: &mut [Box<dyn Player>],
     seed: u64,
-    budget: &SearchBudget,
+    budgets: &[SearchBudget],
 ) -> Result<GameResult, String> {
     let mut state = State::new(players.len(), seed).map_err(|e| e.to_string())?;
     state.enable_log();
@@ -48,7 +48,7 @@ pub fn play_game(
         for &seat in &seats {
             let obs = Observation::of(&state, seat);
             let choice = players[seat as usize]
-                .decide(&obs, budget, &stop, &mut |_| {})
+                .decide(&obs, &budgets[(seat as usize).min(budgets.len() - 1)], &stop, &mut |_| {})
                 .map_err(|e| format!("seat {}: {e}", seat + 1))?;
             decided.push((seat, choice.decision));
         }
@@ -72,9 +72,9 @@ pub fn play_game(
 pub fn play_logged(
     players: &mut [Box<dyn Player>],
     seed: u64,
-    budget: &SearchBudget,
+    budgets: &[SearchBudget],
 ) -> Result<(GameResult, Vec<Event>), String> {
-    let g = play_game(players, seed, budget)?;
+    let g = play_game(players, seed, budgets)?;
     let mut s = State::new(g.record.players as usize, seed).map_err(|e| e.to_string())?;
     s.enable_log();
     for (seat, d) in &g.record.decisions {

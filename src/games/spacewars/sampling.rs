@@ -110,6 +110,7 @@ pub fn check_consistent(obs: &Observation, rules: &Ruleset) -> Result<(), String
 pub struct Determinizer {
     template: State,
     unknown: Vec<Card>,
+    shuffled: Vec<Card>,
     hidden_hands: Vec<u8>,
     hidden_hulls: Vec<u8>,
     hidden_attacks: Vec<usize>,
@@ -218,6 +219,7 @@ impl Determinizer {
         }
         Ok(Determinizer {
             template,
+            shuffled: unknown.clone(),
             unknown,
             hidden_hands,
             hidden_hulls,
@@ -238,7 +240,9 @@ impl Determinizer {
         world.clone_from(&self.template);
         world.deck = Deck::Unordered(rng.gen());
         let placed = self.unknown.len() - self.template.draw.len();
-        let (chosen, rest) = self.unknown.partial_shuffle(rng, placed);
+        // Each sample starts from the same order, so a seeded search repeats exactly.
+        self.shuffled.clone_from(&self.unknown);
+        let (chosen, rest) = self.shuffled.partial_shuffle(rng, placed);
         let mut next = chosen.iter().chain(rest.iter()).copied();
         for &s in &self.hidden_hands {
             for c in world.hands[s as usize].iter_mut() {

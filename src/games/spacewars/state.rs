@@ -301,10 +301,28 @@ fn sum(cards: &[Card]) -> u32 {
 /// all of them". `avail` are the cards of the right role; `played` must be drawn from them.
 pub fn check_reaching_set(avail: &[Card], played: &[Card], need: u8) -> Result<(), Illegal> {
     holds(avail, played)?;
-    let total = sum(avail);
+    reaching_verdict(avail.len(), sum(avail), played, need)
+}
+
+/// [`check_reaching_set`] for `played` cards (all held in `hull` and of the role `fits`) against
+/// the cards of `hull` that fit, without collecting them.
+fn check_reaching(
+    hull: &[Card],
+    played: &[Card],
+    need: u8,
+    fits: impl Fn(Card) -> bool,
+) -> Result<(), Illegal> {
+    let (count, total) = hull
+        .iter()
+        .filter(|&&c| fits(c))
+        .fold((0, 0u32), |(n, t), c| (n + 1, t + c.value() as u32));
+    reaching_verdict(count, total, played, need)
+}
+
+fn reaching_verdict(count: usize, total: u32, played: &[Card], need: u8) -> Result<(), Illegal> {
     let got = sum(played);
     if total < need as u32 {
-        if played.len() != avail.len() {
+        if played.len() != count {
             return Err(Illegal::MustPlayAll);
         }
         return Ok(());
@@ -718,12 +736,20 @@ impl State {
                         got: piles.len(),
                     });
                 }
-                let all: Vec<Card> = piles.iter().flatten().copied().collect();
-                holds(&self.hands[s], &all)?;
-                if all.len() != self.hands[s].len() {
+                let mut all = CardCounts::default();
+                let mut count = 0;
+                for &c in piles.iter().flatten() {
+                    all.0[c.index()] += 1;
+                    count += 1;
+                }
+                let have = CardCounts::of(&self.hands[s]);
+                if let Some(c) = Card::all().find(|c| all.0[c.index()] > have.0[c.index()]) {
+                    return Err(Illegal::NotHeld(c));
+                }
+                if count != self.hands[s].len() {
                     return Err(Illegal::WrongCount {
                         expected: self.hands[s].len(),
-                        got: all.len(),
+                        got: count,
                     });
                 }
                 let per = self.hands[s].len().div_ceil(k.ships as usize).max(1);
@@ -786,12 +812,7 @@ impl State {
                 if let Some(c) = cards.iter().find(|&&c| !rules.blocks(c, role)) {
                     return Err(Illegal::WrongRole(*c));
                 }
-                let avail: Vec<Card> = hull
-                    .iter()
-                    .copied()
-                    .filter(|&c| rules.blocks(c, role))
-                    .collect();
-                check_reaching_set(&avail, cards, a.card.value())?;
+                check_reaching(hull, cards, a.card.value(), |c| rules.blocks(c, role))?;
             }
             (Play::Lose(cards), Step::Battle(b)) => {
                 let BattleStep::Lose { attack, count } = b.step else {
@@ -823,8 +844,7 @@ impl State {
                 if let Some(c) = cards.iter().find(|&&c| !rules.is_crew(c)) {
                     return Err(Illegal::WrongRole(*c));
                 }
-                let avail: Vec<Card> = hull.iter().copied().filter(|&c| rules.is_crew(c)).collect();
-                check_reaching_set(&avail, cards, crew.value())?;
+                check_reaching(hull, cards, crew.value(), |c| rules.is_crew(c))?;
             }
             _ => unreachable!("kind matched the step"),
         }

@@ -30,6 +30,13 @@ pub struct Ismcts<G: HiddenInfo> {
     rng: SearchRng,
     /// UCB exploration constant.
     pub exploration: f32,
+    /// In a simultaneous step, the child depends only on the observer's own choice: the other
+    /// seats' choices are hidden from it when it decides, so its tree merges them (they still pick
+    /// from their own bandits at the node). Off: every joint choice has its own child.
+    pub merge_simultaneous: bool,
+    /// The other seats decide by the game's default policy inside the tree (an opponent model)
+    /// instead of by their own bandits.
+    pub policy_opponents: bool,
     world: G::World,
     deciders: Vec<usize>,
     acts: Vec<G::Action>,
@@ -46,6 +53,8 @@ impl<G: HiddenInfo> Ismcts<G> {
             tree: Tree::new(tree_bytes),
             rng: SearchRng::seed_from_u64(seed),
             exploration: DEFAULT_EXPLORATION,
+            merge_simultaneous: true,
+            policy_opponents: false,
             world: G::World::default(),
             deciders: Vec::new(),
             acts: Vec::new(),
@@ -189,8 +198,18 @@ impl<G: HiddenInfo> Ismcts<G> {
             }
             self.joint.clear();
             let mut key = 0u64;
+            let observer = game.observer();
+            let hidden = self.merge_simultaneous && self.deciders.len() > 1;
             for i in 0..self.deciders.len() {
                 let seat = self.deciders[i];
+                if self.policy_opponents && seat != observer {
+                    let a = game.policy(&self.world, seat, &mut self.rng);
+                    if !hidden {
+                        key = key.rotate_left(7) ^ action_key(seat, &a);
+                    }
+                    self.joint.push((seat, a));
+                    continue;
+                }
                 game.actions(&self.world, seat, &mut self.acts);
                 let (e, a) = match self.select(node, seat) {
                     Some(e) => (e, self.tree.edge(e).action),
@@ -202,7 +221,9 @@ impl<G: HiddenInfo> Ismcts<G> {
                 if e != NONE {
                     self.path.push((e, seat));
                 }
-                key = key.rotate_left(7) ^ action_key(seat, &a);
+                if !hidden || seat == observer {
+                    key = key.rotate_left(7) ^ action_key(seat, &a);
+                }
                 self.joint.push((seat, a));
             }
             if self.joint.is_empty() {
