@@ -179,15 +179,12 @@ fn transcript(s: &Settings) -> Result<()> {
     Ok(())
 }
 
-fn main() {
+fn main() -> std::process::ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if let Err(e) = run(&args) {
-        eprintln!("space-wars: {e}");
-        std::process::exit(2);
-    }
+    orrery::engines::cli::exit_code("space-wars", run(&args))
 }
 
 fn run(args: &[String]) -> Result<()> {

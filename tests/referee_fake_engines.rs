@@ -58,6 +58,7 @@ fn config(
             adjudication: AdjudicationRules::default(),
             openings: Vec::new(),
             random_plies: 0,
+            live: None,
         },
         games,
         concurrency: 2,

@@ -150,6 +150,18 @@ impl CecpClient {
         seat: usize,
         clocks: &Clocks,
     ) -> Result<Reply, Fault> {
+        self.think_watched(game, seat, clocks, &mut |_| {})
+    }
+
+    /// [`CecpClient::think`] that also hands every line the engine writes while thinking
+    /// (thinking output `depth score time nodes pv`) to `watch` as it arrives.
+    pub fn think_watched(
+        &mut self,
+        game: &dyn DynGame,
+        seat: usize,
+        clocks: &Clocks,
+        watch: &mut dyn FnMut(&str),
+    ) -> Result<Reply, Fault> {
         if !self.started {
             self.begin_game(game, clocks)?;
         }
@@ -177,6 +189,7 @@ impl CecpClient {
         loop {
             let line = read_or_fault(&mut self.proc, deadline, "move", timed)?;
             let line = line.trim();
+            watch(line);
             if let Some(t) = parse_thinking(line) {
                 last = Some(t);
                 continue;

@@ -33,6 +33,9 @@ pub enum Command {
     /// Run the project's own engine for a game on stdin/stdout (`orrery engine spider-chess`);
     /// the fallback when the engine binary is not built next to `orrery`.
     Engine(GameKind),
+    /// Serve the board in a browser (`orrery gui ...`): the arguments after `gui`, parsed by
+    /// [`crate::gui::parse_args`].
+    Gui(Vec<String>),
     /// Print the usage text.
     Help,
 }
@@ -45,6 +48,8 @@ USAGE:
   orrery [match] [OPTIONS]        play a match (no options: a short built-in spider-chess match)
   orrery replay FILE.jsonl        replay recorded games with the rules and check their results
   orrery engine GAME              the project's engine for GAME on stdin/stdout
+  orrery gui [--port N] [--engine SPEC]...
+                                  the board in a browser: play and watch (orrery gui --help)
   orrery random-engine --game G [--setup S] [--seed N]
                                   a UCI-style engine playing random legal moves (baseline, tests)
 
@@ -71,6 +76,7 @@ OPTIONS:
   --sprt elo0=E0,elo1=E1,alpha=A,beta=B     stop when the SPRT decides (two engines)
   --pgn FILE             append PGN (chess games)
   --records FILE         append JSON lines; rerunning with the same file resumes
+  --live FILE            write every decision as it is played (watch: orrery gui --live FILE)
   --ratinginterval N     print statistics every N games (default 10, 0: end only)
   --quiet                no progress line on stderr
 ";
@@ -158,6 +164,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             return Ok(Command::Replay(PathBuf::from(f)));
         }
         Some("help" | "--help" | "-h") => return Ok(Command::Help),
+        Some("gui") => return Ok(Command::Gui(it.skip(1).cloned().collect())),
         Some("engine") => {
             it.next();
             let g = it.next().ok_or("engine: give a game name")?;
@@ -197,6 +204,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
     let mut sprt = None;
     let mut pgn = None;
     let mut records = None;
+    let mut live = None;
     let mut rating_interval = 10u64;
     let mut progress = true;
     while let Some(flag) = it.next() {
@@ -245,6 +253,10 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             "--sprt" => sprt = Some(parse_sprt(value)?),
             "--pgn" => pgn = Some(PathBuf::from(value)),
             "--records" => records = Some(PathBuf::from(value)),
+            "--live" => {
+                let log = super::live::LiveLog::new(std::path::Path::new(value));
+                live = Some(std::sync::Arc::new(log));
+            }
             "--ratinginterval" => rating_interval = parse_num(flag, value)?,
             _ => return Err(format!("unknown option {flag:?} (see orrery --help)")),
         }
@@ -294,6 +306,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         adjudication,
         openings,
         random_plies,
+        live,
     };
     Ok(Command::Match(Box::new(MatchConfig {
         settings,

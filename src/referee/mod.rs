@@ -15,6 +15,7 @@ pub mod engine_process;
 pub mod game_adapter;
 pub mod game_kind;
 pub mod game_runner;
+pub mod live;
 pub mod match_runner;
 pub mod progress;
 pub mod random_engine;

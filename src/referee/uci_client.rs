@@ -97,6 +97,18 @@ impl UciClient {
         seat: usize,
         clocks: &Clocks,
     ) -> Result<Reply, Fault> {
+        self.think_watched(game, seat, clocks, &mut |_| {})
+    }
+
+    /// [`UciClient::think`] that also hands every line the engine writes while thinking
+    /// (`info depth ... pv ...`) to `watch` as it arrives (the GUI shows them live).
+    pub fn think_watched(
+        &mut self,
+        game: &dyn DynGame,
+        seat: usize,
+        clocks: &Clocks,
+        watch: &mut dyn FnMut(&str),
+    ) -> Result<Reply, Fault> {
         for line in game.uci_position(seat) {
             self.send(&line)?;
         }
@@ -110,6 +122,7 @@ impl UciClient {
         loop {
             let line = read_or_fault(&mut self.proc, deadline, "bestmove", timed)?;
             let line = line.trim();
+            watch(line);
             if let Some((s, d)) = parse_info_score(line) {
                 last_score = Some((s, d));
                 continue;
