@@ -52,11 +52,15 @@ fn warm_searches_allocate_nothing_per_iteration() {
         let mut game = SpaceWarsSearch::new(&obs, &rules).unwrap();
         let mut ismcts = Ismcts::<SpaceWarsSearch>::new(8 << 20, 1);
         let first = allocations_during(|| {
-            ismcts.search(&mut game, &budget, &stop, &mut |_| {}).unwrap();
+            ismcts
+                .search(&mut game, &budget, &stop, &mut |_| {})
+                .unwrap();
         });
         let again = allocations_during(|| {
             ismcts.reseed(1);
-            ismcts.search(&mut game, &budget, &stop, &mut |_| {}).unwrap();
+            ismcts
+                .search(&mut game, &budget, &stop, &mut |_| {})
+                .unwrap();
         });
         assert!(
             again <= 4,
@@ -81,10 +85,18 @@ fn the_tree_keeps_to_its_bound_and_the_search_to_its_seed() {
     let bound = 256 * 1024;
     let mut small = Ismcts::<SpaceWarsSearch>::new(bound, 7);
     let found = small
-        .search(&mut game, &SearchBudget::iterations(20_000), &stop, &mut |_| {})
+        .search(
+            &mut game,
+            &SearchBudget::iterations(20_000),
+            &stop,
+            &mut |_| {},
+        )
         .unwrap();
     let stats = small.tree().stats();
-    assert_eq!(found.iterations, 20_000, "a full tree does not end the search");
+    assert_eq!(
+        found.iterations, 20_000,
+        "a full tree does not end the search"
+    );
     assert!(stats.bytes <= bound, "{stats:?}");
     assert!(
         stats.nodes == stats.max_nodes || stats.edges + 200 > stats.max_edges,
@@ -93,7 +105,12 @@ fn the_tree_keeps_to_its_bound_and_the_search_to_its_seed() {
     let mut run = |seed| {
         let mut s = Ismcts::<SpaceWarsSearch>::new(1 << 20, seed);
         let f = s
-            .search(&mut game, &SearchBudget::iterations(500), &stop, &mut |_| {})
+            .search(
+                &mut game,
+                &SearchBudget::iterations(500),
+                &stop,
+                &mut |_| {},
+            )
             .unwrap();
         (f.action, f.value, f.nodes)
     };

@@ -133,9 +133,8 @@ impl std::str::FromStr for PlayerSpec {
     fn from_str(text: &str) -> Result<PlayerSpec, String> {
         let mut parts = text.split(':');
         let name = parts.next().unwrap_or("");
-        let mut spec = PlayerSpec::named(name).ok_or_else(|| {
-            format!("unknown player '{name}' (one of {})", PLAYERS.join(", "))
-        })?;
+        let mut spec = PlayerSpec::named(name)
+            .ok_or_else(|| format!("unknown player '{name}' (one of {})", PLAYERS.join(", ")))?;
         for part in parts {
             let (k, v) = part
                 .split_once('=')

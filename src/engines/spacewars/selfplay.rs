@@ -48,7 +48,12 @@ pub fn play_game(
         for &seat in &seats {
             let obs = Observation::of(&state, seat);
             let choice = players[seat as usize]
-                .decide(&obs, &budgets[(seat as usize).min(budgets.len() - 1)], &stop, &mut |_| {})
+                .decide(
+                    &obs,
+                    &budgets[(seat as usize).min(budgets.len() - 1)],
+                    &stop,
+                    &mut |_| {},
+                )
                 .map_err(|e| format!("seat {}: {e}", seat + 1))?;
             decided.push((seat, choice.decision));
         }
