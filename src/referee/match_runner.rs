@@ -153,7 +153,11 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
                 append_record(p, &rec).map_err(|e| format!("{}: {e}", p.display()))?;
             }
             if let (Some(p), true) = (&cfg.pgn, s.game.is_chess()) {
-                let text = pgn(&rec, "orrery match", s.game.pgn_variant());
+                let text = pgn(
+                    &rec,
+                    "orrery match",
+                    s.game.pgn_variant_of(s.setup.as_deref()).as_deref(),
+                );
                 std::fs::OpenOptions::new()
                     .create(true)
                     .append(true)
