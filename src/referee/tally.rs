@@ -188,7 +188,7 @@ impl Tally {
         for (e, name) in self.engines.iter().enumerate() {
             let (s, r) = self.engine_summary(e);
             out.push_str(&format!(
-                "{:<20} {:>6} {:>8.3} +/- {:<5.3} {:>8.2} +/- {:<5.2}\n",
+                "{:<20} {:>6} {:>8.3} +/- {:<5.3} {:>8.2} +/- {:.2}\n",
                 name, s.n, s.mean, s.margin, r.mean, r.margin
             ));
         }
