@@ -43,6 +43,7 @@ fn run(args: &[String]) -> anyhow::Result<i32> {
             print!("{USAGE}");
             Ok(0)
         }
+        Command::Gui(args) => orrery::gui::run_cli(&args).map_err(anyhow::Error::msg),
         Command::Match(cfg) => {
             let mut out = std::io::stdout();
             let result = run_match(&cfg, &mut out);

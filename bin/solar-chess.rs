@@ -4,7 +4,9 @@
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Result};
-use orrery::engines::cli::{flag_pairs, parse_command, parse_number, perft_text, Command};
+use orrery::engines::cli::{
+    exit_code, flag_pairs, parse_command, parse_number, perft_text, Command,
+};
 use orrery::engines::solar::{bench, selfplay, SelfPlayConfig, SolarEngine, BENCH_DEPTH};
 use orrery::games::solar::{perft_divide, Position};
 use orrery::protocol::{run_stdio, DEFAULT_HASH_MIB};
@@ -25,10 +27,14 @@ usage: solar-chess [COMMAND]
 
 Diagnostics go to stderr; set RUST_LOG=debug to see them.";
 
-fn main() -> Result<()> {
+fn main() -> std::process::ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
+    exit_code("solar-chess", run())
+}
+
+fn run() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match parse_command(&args).map_err(|e| anyhow!("{e}\n{USAGE}"))? {
         Command::Protocol => run_stdio(SolarEngine::new(DEFAULT_HASH_MIB)),

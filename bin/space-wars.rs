@@ -192,21 +192,41 @@ fn transcript(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-fn main() -> Result<()> {
+const USAGE: &str = "\
+usage: space-wars [COMMAND]
+
+  (no command)   speak the engine protocol on stdin/stdout
+  bench [--iterations N]
+                 ISMCTS on fixed positions of 2, 3, 4 and 6 players; prints iterations/second
+  selfplay --players P1,P2[,...] [--games N] [--seed N] [--iterations N]
+                 play the built-in players (ismcts, pimc, heuristic, random) against each other
+  transcript --players P1,P2[,...] [--seed N] [--iterations N]
+                 one refereed game printed as the protocol lines each seat sees
+  -h, --help     this text
+
+Diagnostics go to stderr; set RUST_LOG=debug to see them.";
+
+fn main() -> std::process::ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
+    orrery::engines::cli::exit_code("space-wars", run())
+}
+
+fn run() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(|s| s.as_str()) {
         None => {
             protocol::run();
             Ok(())
         }
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            Ok(())
+        }
         Some("bench") => bench(&args),
         Some("selfplay") => selfplay(&args),
         Some("transcript") => transcript(&args),
-        Some(other) => bail!(
-            "unknown command '{other}': use no argument (protocol), bench, selfplay or transcript"
-        ),
+        Some(other) => bail!("unknown command '{other}'\n{USAGE}"),
     }
 }

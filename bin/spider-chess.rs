@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
-use orrery::engines::cli::{parse_command, perft_text, Command};
+use orrery::engines::cli::{exit_code, parse_command, perft_text, Command};
 use orrery::engines::spider::{bench, SpiderEngine, BENCH_DEPTH};
 use orrery::games::spider::{perft_report, Position, Variant};
 use orrery::protocol::{run_stdio, DEFAULT_HASH_MIB};
@@ -21,10 +21,14 @@ usage: spider-chess [--variant FILE]... [COMMAND]
 
 Diagnostics go to stderr; set RUST_LOG=debug to see them.";
 
-fn main() -> Result<()> {
+fn main() -> std::process::ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
+    exit_code("spider-chess", run())
+}
+
+fn run() -> Result<()> {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let mut extra = Vec::new();
     while let Some(i) = args.iter().position(|a| a == "--variant") {
@@ -35,7 +39,7 @@ fn main() -> Result<()> {
         args.drain(i..i + 2);
         extra.push(load_variant(&path)?);
     }
-    match parse_command(&args).map_err(anyhow::Error::msg)? {
+    match parse_command(&args).map_err(|e| anyhow::anyhow!("{e}\n{USAGE}"))? {
         Command::Protocol => {
             run_stdio(SpiderEngine::new(extra, DEFAULT_HASH_MIB));
             Ok(())

@@ -63,7 +63,12 @@ fn features_are_announced() {
     let got = io.until("done=1", |l| l == "feature done=1");
     assert_eq!(got[0], "feature done=0");
     let all = got.join("\n");
+    let hash = format!(
+        "feature option=\"Hash -spin 16 1 {}\"",
+        orrery::protocol::hash_max_mib()
+    );
     for f in [
+        hash.as_str(),
         "ping=1",
         "setboard=1",
         "usermove=1",
@@ -73,7 +78,6 @@ fn features_are_announced() {
         "colors=0",
         "myname=\"Toy k-in-a-row\"",
         "variants=\"tictactoe,trio\"",
-        "feature option=\"Hash -spin 16 1 65536\"",
         "feature option=\"Tie Break -combo *first /// last\"",
     ] {
         assert!(all.contains(f), "missing {f} in {got:?}");

@@ -41,8 +41,12 @@ fn handshake_lists_identity_and_options() {
     let got = io.until_line("uciok");
     assert_eq!(got[0], "id name Toy k-in-a-row");
     assert!(got[1].starts_with("id author "));
+    let hash = format!(
+        "option name Hash type spin default 16 min 1 max {}",
+        orrery::protocol::hash_max_mib()
+    );
     for want in [
-        "option name Hash type spin default 16 min 1 max 65536",
+        hash.as_str(),
         "option name Move Overhead type spin default 30 min 0 max 10000",
         "option name UCI_Variant type combo default tictactoe var tictactoe var trio",
         "option name Tie Break type combo default first var first var last",
@@ -333,4 +337,23 @@ fn infinite_search_holds_its_move_until_stop_even_when_finished() {
     let (_, mv) = bestmove(&mut io);
     assert_ne!(mv, "0000");
     assert!(sync(&mut io).iter().all(|l| !l.starts_with("bestmove")));
+}
+
+#[test]
+fn a_hash_table_that_cannot_be_allocated_is_an_error_and_keeps_the_old_one() {
+    let (toy, log) = Toy::new();
+    let mut io = EngineIo::in_process(toy);
+    io.send("setoption name Hash value 8");
+    assert_eq!(sync(&mut io), Vec::<String>::new());
+    io.send(&format!(
+        "setoption name Hash value {}",
+        common::toy::REFUSED_HASH_MIB
+    ));
+    let got = sync(&mut io);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert!(
+        got[0].starts_with("info string error: ") && got[0].contains("stays at 8 MiB"),
+        "{got:?}"
+    );
+    assert_eq!(log.lock().unwrap().hash_mib, Some(8));
 }

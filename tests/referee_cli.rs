@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use common::referee::{fake_script, orphans_left, temp_dir};
 
 fn orrery(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_orrery"))
+    let out = common::binaries::command("orrery")
         .args(args)
         .output()
         .unwrap();
@@ -101,7 +101,8 @@ fn a_bad_openings_line_is_refused_before_the_match_with_its_number() {
 
 #[test]
 fn an_option_the_real_engine_refuses_stops_before_the_first_game() {
-    let engine = env!("CARGO_BIN_EXE_spider-chess");
+    let engine = common::binaries::path("spider-chess");
+    let engine = engine.display();
     for (option, needle) in [
         (
             "option.Hash=abc",
@@ -134,7 +135,8 @@ fn an_option_the_real_engine_refuses_stops_before_the_first_game() {
 
 #[test]
 fn race_match_with_random_engines_three_seats() {
-    let exe = env!("CARGO_BIN_EXE_orrery");
+    let exe = common::binaries::path("orrery");
+    let exe = exe.display();
     let e = |n: &str, s: u32| format!("name={n},cmd='{exe}' random-engine --game race --seed {s}");
     let (code, out, err) = orrery(&[
         "match",
@@ -174,48 +176,60 @@ fn rss_kib(pid: u32) -> Option<u64> {
 
 #[test]
 fn memory_stays_bounded_against_an_engine_that_floods() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_orrery"))
-        .args([
-            "match",
-            "--game",
-            "tic-tac-toe",
-            "--games",
-            "2",
-            "--depth",
-            "1",
-            "--hang-timeout",
-            "60000",
-            "--quiet",
-            "--engine",
-            &fake_arg("good", "good"),
-            "--engine",
-            &fake_arg("flood", "flood"),
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let pid = child.id();
+    let mut child = Running(
+        common::binaries::command("orrery")
+            .args([
+                "match",
+                "--game",
+                "tic-tac-toe",
+                "--games",
+                "2",
+                "--depth",
+                "1",
+                "--hang-timeout",
+                "60000",
+                "--quiet",
+                "--engine",
+                &fake_arg("good", "good"),
+                "--engine",
+                &fake_arg("flood", "flood"),
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let pid = child.0.id();
     let start = Instant::now();
     let mut peak = 0;
     let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
+        if let Some(s) = child.0.try_wait().unwrap() {
             break s;
         }
         peak = peak.max(rss_kib(pid).unwrap_or(0));
         if peak > 1 << 20 || start.elapsed() > Duration::from_secs(120) {
-            let _ = child.kill();
-            let _ = child.wait();
             panic!("orrery grew to {peak} KiB after {:?}", start.elapsed());
         }
         std::thread::sleep(Duration::from_millis(20));
     };
     let mut out = String::new();
-    std::io::Read::read_to_string(child.stdout.as_mut().unwrap(), &mut out).unwrap();
+    std::io::Read::read_to_string(child.0.stdout.as_mut().unwrap(), &mut out).unwrap();
     assert!(status.success(), "{out}");
     assert!(out.contains("Score of good vs flood: 2 - 0 - 0"), "{out}");
     assert!(out.contains("Endings: malformed output 2"), "{out}");
     assert!(peak < 100 * 1024, "peak RSS {peak} KiB");
+}
+
+/// A child process killed (by its pid) if the test fails before it ends.
+struct Running(std::process::Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if self.0.try_wait().ok().flatten().is_none() {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
 }
 
 fn wait_for_lines(path: &Path, lines: usize, limit: Duration) {
@@ -259,22 +273,24 @@ fn ctrl_c_ends_the_engines_and_leaves_valid_records() {
         "--records",
         records.to_str().unwrap(),
     ];
-    let mut child = Command::new(env!("CARGO_BIN_EXE_orrery"))
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = Running(
+        common::binaries::command("orrery")
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
     // The settings line and two games.
     wait_for_lines(&records, 3, Duration::from_secs(120));
     let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args(["-INT", &child.0.id().to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
-    let status = child.wait().unwrap();
+    let status = child.0.wait().unwrap();
     let mut err = String::new();
-    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    std::io::Read::read_to_string(child.0.stderr.as_mut().unwrap(), &mut err).unwrap();
     assert_eq!(status.code(), Some(130), "{err}");
     assert!(err.contains("rerun the same command to resume"), "{err}");
     let left = orphans_left(&pids);
@@ -293,7 +309,8 @@ fn ctrl_c_ends_the_engines_and_leaves_valid_records() {
 #[test]
 fn stats_merges_records_files_and_refuses_other_matches() {
     let dir = temp_dir("stats");
-    let exe = env!("CARGO_BIN_EXE_orrery");
+    let exe = common::binaries::path("orrery");
+    let exe = exe.display();
     let e = |n: &str, s: u32| {
         format!("name={n},cmd='{exe}' random-engine --game tic-tac-toe --seed {s}")
     };

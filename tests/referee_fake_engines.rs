@@ -39,6 +39,7 @@ fn config(engines: Vec<EngineSpec>, games: u64, tc: TimeControl) -> MatchConfig 
             adjudication: AdjudicationRules::default(),
             openings: Vec::new(),
             random_plies: 0,
+            live: None,
         },
         games,
         concurrency: 2,

@@ -40,7 +40,7 @@ pub fn parse_command(args: &[String]) -> Result<Command, String> {
         "-h" | "--help" | "help" => Ok(Command::Help),
         "bench" => {
             let depth = match args.get(1) {
-                Some(d) => Some(parse_number(d, "bench depth")?),
+                Some(d) => Some(bounded(d, "bench depth", 1, MAX_BENCH_DEPTH)?),
                 None => None,
             };
             if args.len() > 2 {
@@ -49,7 +49,12 @@ pub fn parse_command(args: &[String]) -> Result<Command, String> {
             Ok(Command::Bench { depth })
         }
         "perft" => {
-            let depth = parse_number(args.get(1).ok_or("perft needs a depth")?, "perft depth")?;
+            let depth = bounded(
+                args.get(1).ok_or("perft needs a depth")?,
+                "perft depth",
+                0,
+                crate::games::MAX_PERFT_DEPTH,
+            )?;
             let position = (args.len() > 2).then(|| args[2..].join(" "));
             Ok(Command::Perft { depth, position })
         }
@@ -57,6 +62,31 @@ pub fn parse_command(args: &[String]) -> Result<Command, String> {
             name: other.to_string(),
             args: args[1..].to_vec(),
         }),
+    }
+}
+
+/// Deepest `bench` search accepted (the alpha-beta search's own ceiling).
+pub const MAX_BENCH_DEPTH: u32 = crate::search::alphabeta::MAX_DEPTH;
+
+/// Parses a number in `min..=max`, naming `what` in the error.
+fn bounded(text: &str, what: &str, min: u32, max: u32) -> Result<u32, String> {
+    let n: u64 = parse_number(text, what)?;
+    if n < u64::from(min) || n > u64::from(max) {
+        return Err(format!("{what} must be in {min}..={max}, got {text}"));
+    }
+    Ok(n as u32)
+}
+
+/// Runs the body of a binary's `main` and applies the command-line convention to its result:
+/// success exits 0; an error prints `PROGRAM: message` (with its causes, never a backtrace,
+/// whatever `RUST_BACKTRACE` says) on stderr and exits 2.
+pub fn exit_code(program: &str, result: anyhow::Result<()>) -> std::process::ExitCode {
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{program}: {e:#}");
+            std::process::ExitCode::from(2)
+        }
     }
 }
 
@@ -173,6 +203,11 @@ mod tests {
         );
         assert!(parse_command(&words("bench x")).is_err());
         assert!(parse_command(&words("perft")).is_err());
+        assert!(parse_command(&words("perft 2147483648")).is_err());
+        assert!(parse_command(&words("perft 65")).is_err());
+        assert!(parse_command(&words("perft 64")).is_ok());
+        assert!(parse_command(&words("bench 0")).is_err());
+        assert!(parse_command(&words("bench 4294967295")).is_err());
         assert_eq!(
             parse_command(&words("perft 2 a b")),
             Ok(Command::Perft {

@@ -90,6 +90,8 @@ impl std::str::FromStr for SearchAlgorithm {
 pub struct SolarEngine {
     searcher: Searcher<Position>,
     multi: MultiSearcher<Position>,
+    /// `Hash` in MiB, shared by the two tables (see [`hash_split`]).
+    hash_mib: usize,
     algorithm: SearchAlgorithm,
     draw_plies: u32,
 }
@@ -97,11 +99,13 @@ pub struct SolarEngine {
 impl SolarEngine {
     /// The engine with tables of `hash_mib` MiB.
     pub fn new(hash_mib: usize) -> Self {
+        let (ab, mp) = hash_split(hash_mib);
         let mut multi = MultiSearcher::new(MultiOptions::default());
-        multi.resize(hash_mib);
+        multi.resize(mp);
         SolarEngine {
-            searcher: Searcher::new(hash_mib),
+            searcher: Searcher::new(ab),
             multi,
+            hash_mib,
             algorithm: SearchAlgorithm::Auto,
             draw_plies: DEFAULT_DRAW_PLIES,
         }
@@ -116,6 +120,14 @@ impl SolarEngine {
         pos.set_draw_plies(self.draw_plies);
         pos
     }
+}
+
+/// How `Hash` MiB are shared: three quarters for the alpha-beta table (scores and moves), a
+/// quarter for the multi-player searches' table (best moves for ordering only); at least 1 MiB
+/// each.
+pub fn hash_split(mib: usize) -> (usize, usize) {
+    let multi = (mib / 4).max(1);
+    (mib.saturating_sub(multi).max(1), multi)
 }
 
 /// The protocol's outcome of a position: the whole winning team's seats (1-based), or a draw.
@@ -260,9 +272,19 @@ impl EngineGame for SolarEngine {
         Ok(())
     }
 
-    fn set_hash(&mut self, mib: usize) {
-        self.searcher.resize(mib);
-        self.multi.resize(mib);
+    fn set_hash(&mut self, mib: usize) -> Result<(), String> {
+        let (ab, mp) = hash_split(mib);
+        self.searcher.try_resize(ab)?;
+        if let Err(e) = self.multi.try_resize(mp) {
+            // Back to the old size for both, so that a refusal changes nothing but contents.
+            let (old_ab, _) = hash_split(self.hash_mib);
+            if let Err(again) = self.searcher.try_resize(old_ab) {
+                log::warn!("cannot restore the alpha-beta table: {again}");
+            }
+            return Err(e);
+        }
+        self.hash_mib = mib;
+        Ok(())
     }
 
     fn new_game(&mut self) {

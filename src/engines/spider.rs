@@ -145,8 +145,8 @@ impl EngineGame for SpiderEngine {
         }
     }
 
-    fn set_hash(&mut self, mib: usize) {
-        self.searcher.resize(mib);
+    fn set_hash(&mut self, mib: usize) -> Result<(), String> {
+        self.searcher.try_resize(mib)
     }
 
     fn new_game(&mut self) {

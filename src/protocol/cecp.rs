@@ -10,7 +10,7 @@ use nom::sequence::{preceded, tuple};
 use nom::IResult;
 
 use super::lex::{
-    head, looks_like_move, minutes_or_min_sec, seconds, shorten, signed_saturating, unsigned,
+    head, looks_like_move, minutes_or_min_sec, seconds, shorten, signed_saturating, trim, unsigned,
     words, CommandError,
 };
 
@@ -167,8 +167,8 @@ fn parse_option(args: &str) -> Result<CecpCommand, CommandError> {
         all_consuming(tuple((take_until("="), preceded(tag("="), rest))))(input)
     }
     let (name, value) = match split(args) {
-        Ok((_, (n, v))) => (n.trim(), Some(v.trim().to_string())),
-        Err(_) => (args.trim(), None),
+        Ok((_, (n, v))) => (trim(n), Some(trim(v).to_string())),
+        Err(_) => (trim(args), None),
     };
     if name.is_empty() {
         return Err(CommandError::new("option needs NAME=VALUE"));
@@ -179,8 +179,10 @@ fn parse_option(args: &str) -> Result<CecpCommand, CommandError> {
     })
 }
 
-/// Parses one trimmed, non-empty input line of the CECP dialect.
+/// Parses one input line of the CECP dialect (without its line end). Every character is either
+/// parsed or the line is refused: see protocol.md, "Lines and words".
 pub fn parse_cecp(line: &str) -> Result<CecpCommand, CommandError> {
+    super::lex::check_characters(line)?;
     let (cmd, args) = head(line);
     match cmd {
         "xboard" => no_args(CecpCommand::Xboard, cmd, args),
@@ -220,17 +222,33 @@ pub fn parse_cecp(line: &str) -> Result<CecpCommand, CommandError> {
         "nopost" => no_args(CecpCommand::NoPost, cmd, args),
         "?" => no_args(CecpCommand::MoveNow, cmd, args),
         "quit" => no_args(CecpCommand::Quit, cmd, args),
-        "perft" => match unsigned::<u32>(one_arg(cmd, args)?, "perft")? {
-            0 => Err(CommandError::new("perft needs a depth of at least 1")),
-            d => Ok(CecpCommand::Perft(d)),
-        },
+        "perft" => {
+            let depth = unsigned::<u32>(one_arg(cmd, args)?, "perft")?;
+            super::lex::perft_depth(depth, "perft").map(CecpCommand::Perft)
+        }
         "option" => parse_option(args),
         "hard" | "easy" | "random" | "computer" | "draw" | "hint" | "bk" => {
             no_args(CecpCommand::Ignored(cmd.to_string()), cmd, args)
         }
-        "name" | "rating" | "ics" | "cores" | "memory" | "egtpath" => {
+        "name" if !args.is_empty() => Ok(CecpCommand::Ignored(cmd.to_string())),
+        "name" => Err(CommandError::new("name needs the opponent's name")),
+        "rating" => match words(args).as_slice() {
+            [mine, theirs] => {
+                signed_saturating(mine, "rating (engine)")?;
+                signed_saturating(theirs, "rating (opponent)")?;
+                Ok(CecpCommand::Ignored(cmd.to_string()))
+            }
+            _ => Err(CommandError::new(
+                "rating needs two numbers: ENGINE OPPONENT",
+            )),
+        },
+        "ics" => one_arg(cmd, args).map(|_| CecpCommand::Ignored(cmd.to_string())),
+        "cores" | "memory" => {
+            unsigned::<u64>(one_arg(cmd, args)?, cmd)?;
             Ok(CecpCommand::Ignored(cmd.to_string()))
         }
+        "egtpath" if words(args).len() >= 2 => Ok(CecpCommand::Ignored(cmd.to_string())),
+        "egtpath" => Err(CommandError::new("egtpath needs a type and a path")),
         "" => Err(CommandError::new("empty command")),
         m if args.is_empty() && looks_like_move(m) => Ok(CecpCommand::UserMove(m.to_string())),
         other => Err(CommandError::new(format!(
@@ -370,5 +388,17 @@ mod tests {
         assert!(err("perft 0").contains("at least 1"));
         assert!(err("new game").contains("no arguments"));
         assert!(err("protover two").contains("integer"));
+        assert!(err("ping 7\u{3000}junk").contains("U+3000"));
+        assert!(err("rating 2100").contains("two numbers"));
+        assert!(err("rating 2100 x").contains("integer"));
+        assert!(err("cores 2 4").contains("one argument"));
+        assert!(err("memory lots").contains("integer"));
+        assert!(err("name").contains("name"));
+        assert!(err("egtpath syzygy").contains("path"));
+        assert_eq!(
+            ok("egtpath syzygy /tb dir"),
+            CecpCommand::Ignored("egtpath".into())
+        );
+        assert_eq!(ok("cores 4"), CecpCommand::Ignored("cores".into()));
     }
 }

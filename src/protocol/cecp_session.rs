@@ -1,9 +1,11 @@
 //! The CECP dialect's state and command handling: the game record, who the engine plays, the
 //! time control, thinking output.
 //!
-//! While the engine thinks, `?` makes it move now; `ping`, moves, `go`, `perft` and `option`
-//! wait until it has moved; `new`, `variant`, `force`, `setboard`, `undo`, `remove`, `result`
-//! and `quit` abort the search, discard its move, and then run.
+//! While the engine thinks, `?` makes it move now, and that move is owed: it is printed (and
+//! played) before any later command runs. `ping`, moves, `go`, `perft` and `option` wait until
+//! the engine has moved; `new`, `variant`, `force`, `setboard`, `undo`, `remove`, `result` and
+//! `quit` abort the search and discard its move, unless a `?` came first (then they wait for
+//! the move like the others).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -44,6 +46,8 @@ pub(crate) struct CecpSession<G: EngineGame> {
     sd: Option<u32>,
     /// The running search's move is unwanted (a command aborted it).
     discard: bool,
+    /// `?` asked for the running search's move: it is printed whatever comes next.
+    owed: bool,
 }
 
 /// Why a move command failed: CECP answers bad moves with `Illegal move`, the rest with `Error`.
@@ -79,6 +83,7 @@ impl<G: EngineGame> CecpSession<G> {
             st: None,
             sd: None,
             discard: false,
+            owed: false,
         })
     }
 
@@ -156,6 +161,7 @@ impl<G: EngineGame> CecpSession<G> {
         let limits = self.limits(game, core.overhead);
         let post = Arc::clone(&self.post);
         self.discard = false;
+        self.owed = false;
         core.start_search(
             self.pos.clone(),
             limits,
@@ -298,16 +304,21 @@ impl<G: EngineGame> Dialect<G> for CecpSession<G> {
     fn when_busy(&mut self, cmd: &CecpCommand) -> WhenBusy {
         use CecpCommand::*;
         match cmd {
-            MoveNow => WhenBusy {
-                defer: false,
-                stop: true,
-            },
+            // The move is owed from now on: later commands wait until it is printed. A `?` after
+            // a command that already aborted the search has nothing to hurry.
+            MoveNow => {
+                self.owed = !self.discard;
+                WhenBusy {
+                    defer: false,
+                    stop: true,
+                }
+            }
             Ping(_) | UserMove(_) | Go | Perft(_) | Option { .. } => WhenBusy {
                 defer: true,
                 stop: false,
             },
             New | Variant(_) | Force | SetBoard(_) | Undo | Remove | Result(_) | Quit => {
-                self.discard = true;
+                self.discard = !self.owed;
                 WhenBusy {
                     defer: true,
                     stop: true,
@@ -347,6 +358,7 @@ impl<G: EngineGame> Dialect<G> for CecpSession<G> {
     }
 
     fn search_done(&mut self, pos: G::Position, best: Option<G::Move>, core: &mut Core<G>) {
+        self.owed = false;
         if std::mem::take(&mut self.discard) {
             log::debug!("search aborted; its move is discarded");
             return;

@@ -220,8 +220,11 @@ pub trait EngineGame: Send + 'static {
         Err(format!("unknown option '{name}' (value '{value}')"))
     }
 
-    /// Resizes the transposition table (`Hash`, MiB).
-    fn set_hash(&mut self, _mib: usize) {}
+    /// Resizes the transposition tables to `mib` MiB in all (`Hash`). Allocation must be
+    /// fallible: on failure return why and keep the old tables.
+    fn set_hash(&mut self, _mib: usize) -> Result<(), String> {
+        Ok(())
+    }
 
     /// A new game starts (`ucinewgame`, `new`): forget what was learnt about the last one.
     fn new_game(&mut self);

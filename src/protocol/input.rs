@@ -1,9 +1,9 @@
-//! The engine's stdin: a reader thread turning bytes into bounded, trimmed UTF-8 lines.
+//! The engine's stdin: a reader thread turning bytes into bounded, checked, trimmed UTF-8 lines.
 
 use std::io::BufRead;
 use std::sync::mpsc::Sender;
 
-use super::lex::CommandError;
+use super::lex::{check_characters, trim, CommandError};
 
 /// Longest accepted input line in bytes; longer lines are answered with an error and skipped.
 pub const MAX_LINE: usize = 1 << 20;
@@ -45,17 +45,24 @@ fn read_bounded(input: &mut impl BufRead, max: usize) -> std::io::Result<Option<
     }
 }
 
-/// Turns raw line bytes into a trimmed string or an error.
+/// Turns raw line bytes into a trimmed string or an error: one `\r` before the line end is
+/// dropped, spaces and tabs at both ends are trimmed; any other control character or kind of
+/// space is an error ([`check_characters`]).
 fn decode(bytes: Vec<u8>, total: usize) -> Result<String, CommandError> {
     if total > MAX_LINE {
         return Err(CommandError::new(format!(
             "line too long ({total} bytes, limit {MAX_LINE})"
         )));
     }
-    match String::from_utf8(bytes) {
-        Ok(s) => Ok(s.trim().to_string()),
-        Err(_) => Err(CommandError::new("line is not valid UTF-8")),
-    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        CommandError::new(format!(
+            "line is not valid UTF-8 (byte {} is not)",
+            e.utf8_error().valid_up_to() + 1
+        ))
+    })?;
+    let text = text.strip_suffix('\r').unwrap_or(&text);
+    check_characters(text)?;
+    Ok(trim(text).to_string())
 }
 
 /// Spawns the thread that reads `input` and sends its lines through `send` until end of input
@@ -93,7 +100,7 @@ mod tests {
 
     #[test]
     fn bounded_lines_crlf_and_eof() {
-        let mut c = Cursor::new(b"uci\r\n\n  go  \nlast".to_vec());
+        let mut c = Cursor::new(b"uci\r\n\n \t go  \r\nlast".to_vec());
         let mut lines = Vec::new();
         while let Some((b, t)) = read_bounded(&mut c, 100).unwrap() {
             lines.push(decode(b, t));
@@ -122,5 +129,16 @@ mod tests {
         let (b, t) = read_bounded(&mut c, MAX_LINE).unwrap().unwrap();
         assert_eq!(decode(b, t), Ok("isready".into()));
         assert!(read_bounded(&mut c, MAX_LINE).unwrap().is_none());
+    }
+
+    #[test]
+    fn only_spaces_and_tabs_are_trimmed() {
+        assert!(decode("ping 7\u{3000}".into(), 9)
+            .unwrap_err()
+            .reason
+            .contains("U+3000"));
+        assert!(decode("\u{0B}uci".into(), 4).is_err());
+        assert!(decode("uci\r\r".into(), 5).is_err());
+        assert_eq!(decode("\r".into(), 1), Ok(String::new()));
     }
 }

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use nom::branch::alt;
 use nom::bytes::complete::{take_till1, take_while};
-use nom::character::complete::{char, digit1, multispace0, satisfy};
+use nom::character::complete::{char, digit1, satisfy, space0};
 use nom::combinator::{all_consuming, opt, recognize};
 use nom::multi::many0;
 use nom::sequence::{pair, preceded, separated_pair, terminated};
@@ -35,23 +35,78 @@ impl fmt::Display for CommandError {
 
 impl std::error::Error for CommandError {}
 
-/// One whitespace-separated word, after optional leading whitespace.
-pub(crate) fn word(input: &str) -> IResult<&str, &str> {
-    preceded(multispace0, take_till1(char::is_whitespace))(input)
+/// Whether `c` separates words: a space or a horizontal tab, nothing else (UCI: "arbitrary white
+/// space between tokens"; protocol.md, "Lines and words", says which characters that is here).
+pub(crate) fn is_separator(c: char) -> bool {
+    c == ' ' || c == '\t'
 }
 
-/// Splits a line into its words.
+/// Invisible formatting characters that would make a word look like another (zero-width spaces
+/// and joiners, bidirectional controls, the byte-order mark).
+fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}'
+        | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
+}
+
+/// A short name for a character that may not appear in a line.
+fn char_name(c: char) -> String {
+    let name = match c {
+        '\0' => " (NUL)",
+        '\r' => " (carriage return)",
+        '\u{0B}' => " (vertical tab)",
+        '\u{0C}' => " (form feed)",
+        '\u{85}' => " (next line)",
+        '\u{A0}' => " (no-break space)",
+        '\u{2028}' => " (line separator)",
+        '\u{2029}' => " (paragraph separator)",
+        '\u{3000}' => " (ideographic space)",
+        '\u{FEFF}' => " (byte-order mark)",
+        c if c.is_whitespace() => " (a space other than U+0020)",
+        c if c.is_control() => " (a control character)",
+        _ => " (an invisible formatting character)",
+    };
+    format!("U+{:04X}{name}", c as u32)
+}
+
+/// Checks that a line holds nothing but words and separators: every control character but the
+/// tab, every other kind of space (U+00A0, U+3000, U+2028, VT, FF, ...) and invisible formatting
+/// characters are refused, naming the character and its column, so that no part of a line is
+/// silently dropped or misread.
+pub(crate) fn check_characters(line: &str) -> Result<(), CommandError> {
+    match line.chars().enumerate().find(|&(_, c)| {
+        !is_separator(c) && (c.is_control() || c.is_whitespace() || is_invisible(c))
+    }) {
+        None => Ok(()),
+        Some((i, c)) => Err(CommandError::new(format!(
+            "character {} at column {} is not allowed (words are separated by spaces and tabs)",
+            char_name(c),
+            i + 1
+        ))),
+    }
+}
+
+/// The line without separators at either end.
+pub(crate) fn trim(line: &str) -> &str {
+    line.trim_matches(is_separator)
+}
+
+/// One word (a run of characters other than separators), after optional separators.
+pub(crate) fn word(input: &str) -> IResult<&str, &str> {
+    preceded(space0, take_till1(is_separator))(input)
+}
+
+/// Splits a line into its words; every character other than a separator belongs to a word.
 pub(crate) fn words(line: &str) -> Vec<&str> {
-    match terminated(many0(word), multispace0)(line) {
+    match terminated(many0(word), space0)(line) {
         Ok((_, ws)) => ws,
         Err(_) => Vec::new(),
     }
 }
 
-/// The first word of a line and the rest of the line after it (leading whitespace removed).
+/// The first word of a line and the rest of the line after it (separators removed at both ends).
 pub(crate) fn head(line: &str) -> (&str, &str) {
     match word(line) {
-        Ok((rest, w)) => (w, rest.trim_start()),
+        Ok((rest, w)) => (w, trim(rest)),
         Err(_) => ("", ""),
     }
 }
@@ -148,6 +203,20 @@ pub(crate) fn minutes_or_min_sec(token: &str) -> Result<Duration, CommandError> 
     Ok(as_secs.saturating_mul(60))
 }
 
+/// Checks a perft depth: at least 1 and at most [`MAX_PERFT_DEPTH`](crate::games::MAX_PERFT_DEPTH).
+pub(crate) fn perft_depth(depth: u32, what: &str) -> Result<u32, CommandError> {
+    let max = crate::games::MAX_PERFT_DEPTH;
+    match depth {
+        0 => Err(CommandError::new(format!(
+            "{what} needs a depth of at least 1"
+        ))),
+        d if d > max => Err(CommandError::new(format!(
+            "{what} {d} is deeper than the deepest perft the engine counts ({max} plies)"
+        ))),
+        d => Ok(d),
+    }
+}
+
 /// Whether a word has the shape of a move in coordinate or drop notation (`e2e4`, `m18m19q`,
 /// `P@e5`, `Fw@n2`, `a1`) or is the pass `0000`, so that a CECP bare move is told apart from an
 /// unknown command.
@@ -180,9 +249,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn words_split_on_any_whitespace() {
-        assert_eq!(words("  go\twtime  100 \r"), vec!["go", "wtime", "100"]);
+    fn words_split_on_spaces_and_tabs_only() {
+        assert_eq!(words("  go\twtime  100 \t"), vec!["go", "wtime", "100"]);
         assert!(words("   ").is_empty());
+        assert_eq!(words("ping 7\u{3000}junk"), vec!["ping", "7\u{3000}junk"]);
+        assert_eq!(head("a\u{A0}b c"), ("a\u{A0}b", "c"));
+    }
+
+    #[test]
+    fn other_spaces_and_controls_are_refused_with_their_column() {
+        assert!(check_characters("go\tdepth 3 name \u{e9}t\u{e9}").is_ok());
+        for (line, name, col) in [
+            ("ping 7\u{3000}junk", "U+3000", 7),
+            ("a\u{A0}b", "U+00A0", 2),
+            ("x\u{2028}", "U+2028", 2),
+            ("\u{0B}go", "U+000B", 1),
+            ("go\u{0C}", "U+000C", 3),
+            ("go\0", "U+0000", 3),
+            ("go\rdepth", "U+000D", 3),
+            ("\u{FEFF}uci", "U+FEFF", 1),
+            ("e2\u{200B}e4", "U+200B", 3),
+            ("a\u{7F}", "U+007F", 2),
+        ] {
+            let e = check_characters(line).unwrap_err().reason;
+            assert!(
+                e.contains(name) && e.contains(&format!("column {col}")),
+                "{line:?}: {e}"
+            );
+        }
     }
 
     #[test]

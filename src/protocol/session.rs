@@ -65,6 +65,8 @@ pub(crate) struct Core<G: EngineGame> {
     pub game_options: Vec<EngineOption>,
     /// `Hash` in MiB.
     pub hash_mib: usize,
+    /// The largest `Hash` offered (see [`super::memory::hash_max_mib`]).
+    pub hash_max_mib: usize,
     /// `Move Overhead`.
     pub overhead: Duration,
 }
@@ -78,7 +80,9 @@ pub(crate) fn idle<G>(game: &mut Option<G>) -> Result<&mut G, CommandError> {
 impl<G: EngineGame> Core<G> {
     /// Wraps an engine; finished searches are announced through `done`.
     pub(crate) fn new(mut game: G, out: Arc<Output>, done: Sender<Event<G>>) -> Self {
-        game.set_hash(DEFAULT_HASH_MIB);
+        if let Err(e) = game.set_hash(DEFAULT_HASH_MIB) {
+            log::error!("cannot set the default hash size: {e}");
+        }
         Core {
             name: game.engine_name(),
             author: game.engine_author(),
@@ -90,6 +94,7 @@ impl<G: EngineGame> Core<G> {
             running: None,
             done,
             hash_mib: DEFAULT_HASH_MIB,
+            hash_max_mib: super::memory::hash_max_mib(),
             overhead: Duration::from_millis(DEFAULT_OVERHEAD_MS),
         }
     }
@@ -102,7 +107,7 @@ impl<G: EngineGame> Core<G> {
                 kind: OptionKind::Spin {
                     default: DEFAULT_HASH_MIB as i64,
                     min: 1,
-                    max: 65_536,
+                    max: self.hash_max_mib as i64,
                 },
             },
             EngineOption {
@@ -142,8 +147,21 @@ impl<G: EngineGame> Core<G> {
         };
         let game = idle(&mut self.game)?;
         if opt.name == HASH {
-            let mib: usize = value.parse().unwrap_or(DEFAULT_HASH_MIB);
-            game.set_hash(mib);
+            let mib: usize = value
+                .parse()
+                .map_err(|_| CommandError::new(format!("Hash needs MiB, got '{value}'")))?;
+            if let Some(free) = super::memory::available_mib() {
+                if mib > free {
+                    return Err(CommandError::new(format!(
+                        "Hash {mib} MiB is more than the memory free now ({free} MiB); \
+                         the table stays at {} MiB",
+                        self.hash_mib
+                    )));
+                }
+            }
+            game.set_hash(mib).map_err(|e| {
+                CommandError::new(format!("{e}; the table stays at {} MiB", self.hash_mib))
+            })?;
             self.hash_mib = mib;
         } else if opt.name == MOVE_OVERHEAD {
             self.overhead = Duration::from_millis(value.parse().unwrap_or(DEFAULT_OVERHEAD_MS));

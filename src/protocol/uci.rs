@@ -197,8 +197,8 @@ fn parse_go(args: &str) -> Result<GoParams, CommandError> {
     if go.perft.is_some() && toks.len() > 2 {
         return Err(CommandError::new("go perft takes no other parameter"));
     }
-    if go.perft == Some(0) {
-        return Err(CommandError::new("go perft needs a depth of at least 1"));
+    if let Some(depth) = go.perft {
+        super::lex::perft_depth(depth, "go perft")?;
     }
     Ok(go)
 }
@@ -249,7 +249,7 @@ fn parse_setoption(args: &str) -> Result<UciCommand, CommandError> {
     let mut value = None;
     while let Ok((after, w)) = word(rest) {
         if w == "value" {
-            value = Some(after.trim().to_string());
+            value = Some(super::lex::trim(after).to_string());
             break;
         }
         name.push(w);
@@ -264,6 +264,20 @@ fn parse_setoption(args: &str) -> Result<UciCommand, CommandError> {
     })
 }
 
+/// `register later` or `register name <name> code <code>` (nothing to register; the words are
+/// checked so that a typo is reported).
+fn parse_register(args: &str) -> Result<UciCommand, CommandError> {
+    let toks = words(args);
+    let code = toks.iter().position(|t| *t == "code");
+    match (toks.as_slice(), code) {
+        (["later"], _) => Ok(UciCommand::Register),
+        (["name", ..], Some(c)) if c >= 2 && c + 1 < toks.len() => Ok(UciCommand::Register),
+        _ => Err(CommandError::new(
+            "register needs 'later' or 'name <name> code <code>'",
+        )),
+    }
+}
+
 fn no_args(cmd: UciCommand, name: &str, args: &str) -> Result<UciCommand, CommandError> {
     if args.is_empty() {
         Ok(cmd)
@@ -275,8 +289,10 @@ fn no_args(cmd: UciCommand, name: &str, args: &str) -> Result<UciCommand, Comman
     }
 }
 
-/// Parses one trimmed, non-empty input line of the UCI dialect.
+/// Parses one input line of the UCI dialect (without its line end). Every character is either
+/// parsed or the line is refused: see protocol.md, "Lines and words".
 pub fn parse_uci(line: &str) -> Result<UciCommand, CommandError> {
+    super::lex::check_characters(line)?;
     let (cmd, args) = head(line);
     match cmd {
         "uci" => no_args(UciCommand::Uci, cmd, args),
@@ -285,7 +301,7 @@ pub fn parse_uci(line: &str) -> Result<UciCommand, CommandError> {
         "stop" => no_args(UciCommand::Stop, cmd, args),
         "ponderhit" => no_args(UciCommand::PonderHit, cmd, args),
         "quit" => no_args(UciCommand::Quit, cmd, args),
-        "register" => Ok(UciCommand::Register),
+        "register" => parse_register(args),
         "debug" => match args {
             "on" => Ok(UciCommand::Debug(true)),
             "off" => Ok(UciCommand::Debug(false)),
@@ -328,6 +344,13 @@ mod tests {
         assert_eq!(ok("debug on"), UciCommand::Debug(true));
         assert_eq!(ok("debug off"), UciCommand::Debug(false));
         assert_eq!(ok("register later"), UciCommand::Register);
+        assert_eq!(ok("register name A B code 12"), UciCommand::Register);
+        assert!(err("register").contains("later"));
+        assert!(err("register later now").contains("later"));
+        assert!(err("register name code 1").contains("later"));
+        assert!(err("register name x code").contains("later"));
+        assert!(err("ping 7\u{3000}junk").contains("U+3000"));
+        assert!(err("isready\u{A0}").contains("U+00A0"));
         assert!(err("debug maybe").contains("on"));
         assert!(err("isready now").contains("no arguments"));
         assert!(err("Uci").contains("unknown command"));
@@ -397,6 +420,14 @@ mod tests {
         assert!(err("position fen moves e2e4").contains("missing"));
         assert!(err("position startpos e2e4").contains("'moves'"));
         assert!(err("position middlegame").contains("startpos"));
+        assert!(err("position startpos moves v4y4\u{3000}zzzz").contains("U+3000"));
+        assert_eq!(
+            ok("position startpos moves v4y4\tzzzz"),
+            UciCommand::Position {
+                start: PositionStart::StartPos,
+                moves: vec!["v4y4".into(), "zzzz".into()]
+            }
+        );
     }
 
     #[test]

@@ -349,6 +349,18 @@ impl CecpClient {
         seat: usize,
         clocks: &Clocks,
     ) -> Result<Reply, Fault> {
+        self.think_watched(game, seat, clocks, &mut |_| {})
+    }
+
+    /// [`CecpClient::think`] that also hands every line the engine writes while thinking
+    /// (thinking output `depth score time nodes pv`) to `watch` as it arrives.
+    pub fn think_watched(
+        &mut self,
+        game: &dyn DynGame,
+        seat: usize,
+        clocks: &Clocks,
+        watch: &mut dyn FnMut(&str),
+    ) -> Result<Reply, Fault> {
         if !self.started {
             self.begin_game(game, clocks)?;
         }
@@ -382,6 +394,7 @@ impl CecpClient {
             let line = self.read(deadline, "move", timed)?;
             let at = line.at;
             let text = line.text.trim();
+            watch(text);
             if let Some(t) = parse_thinking(text) {
                 last = Some(t);
                 continue;

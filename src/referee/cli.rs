@@ -36,6 +36,9 @@ pub enum Command {
     /// Run the project's own engine for a game on stdin/stdout (`orrery engine spider-chess`);
     /// the fallback when the engine binary is not built next to `orrery`.
     Engine(GameKind),
+    /// Serve the board in a browser (`orrery gui ...`): the arguments after `gui`, parsed by
+    /// [`crate::gui::parse_args`].
+    Gui(Vec<String>),
     /// Print the usage text.
     Help,
 }
@@ -66,6 +69,8 @@ USAGE:
   orrery stats --wdl W,D,L [--sprt SPEC]
                                   Elo, LOS and SPRT of raw counts
   orrery engine GAME              the project's engine for GAME on stdin/stdout
+  orrery gui [--port N] [--engine SPEC]...
+                                  the board in a browser: play and watch (orrery gui --help)
   orrery random-engine --game G [--setup S] [--seed N]
                                   a UCI-style engine playing random legal moves (baseline, tests)
 
@@ -98,6 +103,8 @@ MATCH OPTIONS (defaults in brackets):
                          logistic]
   --pgn FILE             append PGN, chess games [off]
   --records FILE         append JSON lines; rerunning with the same file resumes [off]
+  --live FILE            write every decision as it is played (watch: orrery gui --live
+                         FILE) [off]
   --ratinginterval N     print statistics every N games, 0: at the end only [10]
   --quiet                no per-game and progress lines on stderr [off]
 ";
@@ -220,6 +227,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             return parse_stats(&mut it);
         }
         Some("help" | "--help" | "-h") => return Ok(Command::Help),
+        Some("gui") => return Ok(Command::Gui(it.skip(1).cloned().collect())),
         Some("engine") => {
             it.next();
             let g = it.next().ok_or("engine: give a game name")?;
@@ -259,6 +267,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
     let mut sprt = None;
     let mut pgn = None;
     let mut records = None;
+    let mut live = None;
     let mut rating_interval = 10u64;
     let mut progress = true;
     let mut seen_flags = std::collections::HashSet::new();
@@ -318,6 +327,11 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             "--sprt" => sprt = Some(Sprt::parse(value)?),
             "--pgn" => pgn = Some(PathBuf::from(value)),
             "--records" => records = Some(PathBuf::from(value)),
+            "--live" => {
+                let log = super::live::LiveLog::create(std::path::Path::new(value))
+                    .map_err(|e| format!("--live {value}: {e}"))?;
+                live = Some(std::sync::Arc::new(log));
+            }
             "--ratinginterval" => rating_interval = parse_int(flag, value, 0, u64::MAX)?,
             _ => return Err(format!("unknown option {flag:?} (see orrery --help)")),
         }
@@ -373,6 +387,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         adjudication,
         openings,
         random_plies,
+        live,
     };
     Ok(Command::Match(Box::new(MatchConfig {
         settings,

@@ -275,6 +275,21 @@ impl EngineClient {
         }
     }
 
+    /// [`EngineClient::think`] with every line the engine writes while thinking handed to
+    /// `watch` as it arrives (live thinking output in the GUI).
+    pub fn think_watched(
+        &mut self,
+        game: &dyn DynGame,
+        seat: usize,
+        clocks: &Clocks,
+        watch: &mut dyn FnMut(&str),
+    ) -> Result<Reply, Fault> {
+        match self {
+            EngineClient::Uci(c) => c.think_watched(game, seat, clocks, watch),
+            EngineClient::Xboard(c) => c.think_watched(game, seat, clocks, watch),
+        }
+    }
+
     /// Tells the engine the game is over and stops it.
     pub fn finish(self) {
         match self {

@@ -35,6 +35,8 @@ pub struct GameSettings {
     pub openings: Vec<Opening>,
     /// Random opening plies after the opening.
     pub random_plies: u32,
+    /// Live log of every game's decisions as they are played (`--live FILE`), if any.
+    pub live: Option<std::sync::Arc<super::live::LiveLog>>,
 }
 
 fn now_epoch() -> u64 {
@@ -128,6 +130,24 @@ pub fn play_game(s: &GameSettings, job: &GameJob) -> Result<GameRecord, String> 
             .collect()
     };
     let mut moves = book;
+    if let Some(live) = &s.live {
+        let engines: Vec<String> = job
+            .seat_engines
+            .iter()
+            .map(|&e| s.engines[e].name.clone())
+            .collect();
+        live.start(&super::live::LiveStart {
+            id: job.id,
+            game: s.game.name(),
+            setup: s.setup.as_deref(),
+            start: &game.start_text(),
+            standard_start: game.is_standard_start(),
+            seed: job.block_seed,
+            engines: &engines,
+            tc: &s.tc.describe(),
+            book: &moves,
+        });
+    }
     let mut clocks = Clocks::new(s.tc, seats, s.margin, s.hang);
     let mut adj = Adjudicator::new(s.adjudication, seats);
     adj.count_book_plies(moves.len() as u32);
@@ -248,6 +268,9 @@ pub fn play_game(s: &GameSettings, job: &GameJob) -> Result<GameRecord, String> 
                         score: reply.score.map(score_field),
                         depth: reply.depth,
                     });
+                    if let (Some(live), Some(m)) = (&s.live, moves.last()) {
+                        live.moved(job.id, m);
+                    }
                     if outcome.is_none() && game.outcome().is_none() {
                         outcome = adj.after_move(*seat, reply.score);
                     }
@@ -277,6 +300,14 @@ pub fn play_game(s: &GameSettings, job: &GameJob) -> Result<GameRecord, String> 
         c.finish();
     }
     let outcome = outcome.expect("loop ends with an outcome");
+    if let Some(live) = &s.live {
+        live.end(
+            job.id,
+            &outcome.result_text(),
+            &outcome.ranks,
+            &outcome.reason,
+        );
+    }
     Ok(GameRecord {
         id: job.id,
         block: job.block,

@@ -16,6 +16,7 @@ pub mod engine_process;
 pub mod game_adapter;
 pub mod game_kind;
 pub mod game_runner;
+pub mod live;
 pub mod match_runner;
 pub mod match_settings;
 pub mod progress;

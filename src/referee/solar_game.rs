@@ -34,6 +34,16 @@ impl SolarGame {
             moves: Vec::new(),
         })
     }
+
+    /// The current position (for displays such as the GUI's board).
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The setup name the game was started with.
+    pub fn setup(&self) -> &str {
+        &self.setup
+    }
 }
 
 impl RefereeGame for SolarGame {

@@ -37,6 +37,17 @@ impl SpaceWarsGame {
             sent: RefCell::new(vec![0; players]),
         })
     }
+
+    /// The true state (the GUI builds each seat's [`crate::games::spacewars::Observation`]
+    /// from it and sends a browser only its own seat's).
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// The deal seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
 }
 
 impl RefereeGame for SpaceWarsGame {

@@ -19,7 +19,11 @@ pub struct SpiderGame {
 impl SpiderGame {
     /// A game from the standard start, or from `fen` if given.
     pub fn new(fen: Option<&str>) -> Result<Self, String> {
-        let variant: Arc<Variant> = Variant::spider_chess();
+        Self::with_variant(Variant::spider_chess(), fen)
+    }
+
+    /// A game of any loaded Interactive Diagram variant, from its start or from `fen`.
+    pub fn with_variant(variant: Arc<Variant>, fen: Option<&str>) -> Result<Self, String> {
         let standard_fen = Position::startpos(&variant).to_fen();
         let pos = match fen {
             Some(f) => Position::from_fen(&variant, f).map_err(|e| format!("FEN {f:?}: {e}"))?,
@@ -32,6 +36,11 @@ impl SpiderGame {
             start_fen,
             moves: Vec::new(),
         })
+    }
+
+    /// The current position (for displays such as the GUI's board).
+    pub fn position(&self) -> &Position {
+        &self.pos
     }
 }
 

@@ -219,6 +219,18 @@ impl UciClient {
         seat: usize,
         clocks: &Clocks,
     ) -> Result<Reply, Fault> {
+        self.think_watched(game, seat, clocks, &mut |_| {})
+    }
+
+    /// [`UciClient::think`] that also hands every line the engine writes while thinking
+    /// (`info depth ... pv ...`) to `watch` as it arrives (the GUI shows them live).
+    pub fn think_watched(
+        &mut self,
+        game: &dyn DynGame,
+        seat: usize,
+        clocks: &Clocks,
+        watch: &mut dyn FnMut(&str),
+    ) -> Result<Reply, Fault> {
         self.settle()?;
         for line in game.uci_position(seat) {
             self.send(&line)?;
@@ -238,6 +250,7 @@ impl UciClient {
             let line = self.read(deadline, "bestmove", timed)?;
             let at = line.at;
             let line = line.text.trim();
+            watch(line);
             if let Some((s, d)) = parse_info_score(line) {
                 last_score = Some((s, d));
                 continue;

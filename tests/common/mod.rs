@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod bad_input;
+pub mod binaries;
 pub mod engine_io;
 pub mod referee;
 pub mod toy;

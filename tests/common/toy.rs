@@ -79,6 +79,9 @@ impl Board {
     }
 }
 
+/// A `Hash` size the toy refuses to allocate, to test the loop's handling of a failed allocation.
+pub const REFUSED_HASH_MIB: usize = 3;
+
 /// What the toy engine saw, for tests to inspect.
 #[derive(Debug, Default)]
 pub struct ToyLog {
@@ -329,8 +332,12 @@ impl EngineGame for Toy {
         }
     }
 
-    fn set_hash(&mut self, mib: usize) {
+    fn set_hash(&mut self, mib: usize) -> Result<(), String> {
+        if mib == REFUSED_HASH_MIB {
+            return Err(format!("cannot allocate {mib} MiB (toy refusal)"));
+        }
         self.log.lock().unwrap().hash_mib = Some(mib);
+        Ok(())
     }
 
     fn new_game(&mut self) {

@@ -52,7 +52,14 @@ fn perft_rec(pos: &mut Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
 }
 
 /// Number of leaf nodes `depth` plies below `pos` (1 at depth 0).
+///
+/// # Panics
+/// When `depth` exceeds [`MAX_PERFT_DEPTH`](crate::games::MAX_PERFT_DEPTH) (callers refuse it).
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    assert!(
+        depth <= crate::games::MAX_PERFT_DEPTH,
+        "perft depth {depth} is beyond the limit"
+    );
     if depth == 0 {
         return 1;
     }
@@ -61,7 +68,14 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
 }
 
 /// Perft with the count below each root move and the time taken.
+///
+/// # Panics
+/// When `depth` exceeds [`MAX_PERFT_DEPTH`](crate::games::MAX_PERFT_DEPTH) (callers refuse it).
 pub fn perft_divide(pos: &mut Position, depth: u32) -> PerftReport {
+    assert!(
+        depth <= crate::games::MAX_PERFT_DEPTH,
+        "perft depth {depth} is beyond the limit"
+    );
     let start = Instant::now();
     let mut roots = Vec::new();
     pos.legal_moves(&mut roots);

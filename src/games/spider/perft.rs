@@ -5,7 +5,14 @@ use super::position::{Move, Position};
 use std::time::{Duration, Instant};
 
 /// Number of legal move sequences of length `depth` (draw rules are not applied).
+///
+/// # Panics
+/// When `depth` exceeds [`MAX_PERFT_DEPTH`](crate::games::MAX_PERFT_DEPTH) (callers refuse it).
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    assert!(
+        depth <= crate::games::MAX_PERFT_DEPTH,
+        "perft depth {depth} is beyond the limit"
+    );
     let mut buffers: Vec<Vec<Move>> = (0..depth.max(1)).map(|_| Vec::with_capacity(256)).collect();
     perft_inner(pos, depth, &mut buffers)
 }
@@ -29,7 +36,14 @@ fn perft_inner(pos: &mut Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64
 }
 
 /// Perft per root move, in generation order: `(move, leaves below it)`.
+///
+/// # Panics
+/// When `depth` exceeds [`MAX_PERFT_DEPTH`](crate::games::MAX_PERFT_DEPTH) (callers refuse it).
 pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
+    assert!(
+        depth <= crate::games::MAX_PERFT_DEPTH,
+        "perft depth {depth} is beyond the limit"
+    );
     if depth == 0 {
         return Vec::new();
     }

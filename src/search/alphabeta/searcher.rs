@@ -92,6 +92,12 @@ impl<G: TwoSided> Searcher<G> {
         self.tables.tt.resize(hash_mib);
     }
 
+    /// Like [`resize`](Self::resize), but a table that cannot be allocated is an error and the
+    /// old one is kept.
+    pub fn try_resize(&mut self, hash_mib: usize) -> Result<(), String> {
+        self.tables.tt.try_resize(hash_mib)
+    }
+
     /// Forgets everything learned (a new game: `ucinewgame`, `new`).
     pub fn clear(&mut self) {
         self.tables.tt.clear();

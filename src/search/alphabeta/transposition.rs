@@ -67,6 +67,20 @@ impl<M: Copy> TranspositionTable<M> {
         self.buckets = vec![[None; BUCKET]; n];
     }
 
+    /// Reallocates for `mib` MiB without aborting when the memory cannot be had: on failure the
+    /// old table is kept, contents and all, and the error says why. The new table is allocated
+    /// before the old one is freed.
+    pub fn try_resize(&mut self, mib: usize) -> Result<(), String> {
+        let n = Self::buckets_for(mib);
+        let mut fresh: Vec<Bucket<M>> = Vec::new();
+        fresh
+            .try_reserve_exact(n)
+            .map_err(|e| format!("cannot allocate a hash table of {mib} MiB ({e})"))?;
+        fresh.resize(n, [None; BUCKET]);
+        self.buckets = fresh;
+        Ok(())
+    }
+
     /// Forgets every entry (a new game).
     pub fn clear(&mut self) {
         self.buckets.iter_mut().for_each(|b| *b = [None; BUCKET]);
@@ -163,6 +177,20 @@ pub fn from_tt(score: Score, ply: usize) -> Score {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_too_big_for_memory_is_refused_and_the_old_one_kept() {
+        let mut tt = TranspositionTable::<u32>::new(1);
+        tt.store(42, Some(7), 10, 3, Bound::Exact);
+        let capacity = tt.capacity();
+        let err = tt.try_resize(usize::MAX / (1 << 21)).unwrap_err();
+        assert!(err.contains("cannot allocate"), "{err}");
+        assert_eq!(tt.capacity(), capacity);
+        assert_eq!(tt.probe(42).and_then(|e| e.mv), Some(7));
+        tt.try_resize(2).unwrap();
+        assert!(tt.capacity() > capacity);
+        assert_eq!(tt.probe(42), None);
+    }
     use crate::search::MATE;
 
     #[test]

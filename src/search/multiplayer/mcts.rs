@@ -3,6 +3,10 @@
 //! captures and first-play urgency; a decisive capture (one that knocks another team's seat out)
 //! is the only child kept; playouts are short (capture-greedy or captures only), scored by the
 //! game's result or by a softmax of each team's change of evaluation since the root.
+//!
+//! Limits: `nodes` counts iterations (playouts), time ends it at the soft limit, and `depth N`
+//! bounds the tree's depth and ends the search once the tree to that depth is complete (every
+//! node within N plies visited, every one above N expanded).
 
 use rand::Rng;
 use rand_chacha::rand_core::SeedableRng;
@@ -30,6 +34,13 @@ struct Node<M> {
     /// The seat that played `mv` (whose reward UCT maximises when choosing this node).
     mover: u8,
     expanded: bool,
+    /// Plies from the root.
+    depth: u16,
+    /// Visited, and expanded unless it ends the game or sits at the depth limit.
+    settled: bool,
+    /// Nodes of this subtree (itself included) that are not settled yet; a depth-limited search
+    /// is complete when the root's count is 0.
+    open: u32,
 }
 
 /// One MCTS run over a tree stored in an arena.
@@ -51,6 +62,10 @@ pub(super) struct Mcts<'a, G: MultiSided> {
     scored: Vec<(Score, G::Move)>,
     iterations: u64,
     seldepth: usize,
+    /// A depth limit was given: selection completes the tree to that depth (it descends only
+    /// into subtrees with open nodes), the search ends when it is complete, and the move is the
+    /// root child with the best mean reward.
+    complete: bool,
 }
 
 impl<'a, G: MultiSided> Mcts<'a, G> {
@@ -72,10 +87,11 @@ impl<'a, G: MultiSided> Mcts<'a, G> {
             scored: Vec::with_capacity(128),
             iterations: 0,
             seldepth: 0,
+            complete: false,
         }
     }
 
-    fn push_node(&mut self, mv: Option<G::Move>, mover: usize, prior: f32) -> u32 {
+    fn push_node(&mut self, mv: Option<G::Move>, mover: usize, prior: f32, depth: u16) -> u32 {
         self.nodes.push(Node {
             mv,
             first_child: NONE,
@@ -84,6 +100,9 @@ impl<'a, G: MultiSided> Mcts<'a, G> {
             prior,
             mover: mover as u8,
             expanded: false,
+            depth,
+            settled: false,
+            open: 1,
         });
         self.rewards.extend(std::iter::repeat_n(0.0, self.seats));
         (self.nodes.len() - 1) as u32
@@ -123,9 +142,12 @@ impl<'a, G: MultiSided> Mcts<'a, G> {
                 nodes: 0,
             };
         };
-        self.push_node(None, self.seats, 0.0);
+        self.push_node(None, self.seats, 0.0, 0);
         let max_iterations = limits.nodes.unwrap_or(u64::MAX);
-        let max_tree_depth = limits.depth.map_or(usize::MAX, |d| d.max(1) as usize);
+        let max_tree_depth = limits
+            .depth
+            .map_or(usize::MAX, |d| d.clamp(1, u32::from(u16::MAX - 1)) as usize);
+        self.complete = limits.depth.is_some();
         let mut next_report = 256;
         let single = self.moves.len() == 1 && self.control.is_timed();
         while self.iterations < max_iterations {
@@ -135,6 +157,13 @@ impl<'a, G: MultiSided> Mcts<'a, G> {
             }
             self.iterate(&mut pos, max_tree_depth);
             self.iterations += 1;
+            // A depth limit ends the search once the tree to that depth is complete, or when the
+            // memory bound stops it from growing there.
+            if self.complete
+                && (self.nodes[0].open == 0 || self.nodes.len() >= self.options.max_tree_nodes)
+            {
+                break;
+            }
             if self.iterations == next_report {
                 next_report *= 2;
                 on_info(&self.info(root_seat));
@@ -186,9 +215,18 @@ impl<'a, G: MultiSided> Mcts<'a, G> {
             if n.children == 0 {
                 break;
             }
-            let best = (n.first_child..n.first_child + n.children)
-                .max_by_key(|&c| self.nodes[c as usize].visits)
-                .filter(|&c| self.nodes[c as usize].visits > 0);
+            let kids = n.first_child..n.first_child + n.children;
+            let best = if self.complete {
+                // Every line was looked at about equally often: choose by the mover's mean.
+                kids.filter(|&c| self.nodes[c as usize].visits > 0)
+                    .max_by(|&a, &b| {
+                        let mean = |c: u32| self.mean(c, self.nodes[c as usize].mover as usize);
+                        mean(a).total_cmp(&mean(b))
+                    })
+            } else {
+                kids.max_by_key(|&c| self.nodes[c as usize].visits)
+                    .filter(|&c| self.nodes[c as usize].visits > 0)
+            };
             let Some(best) = best else { break };
             if node == 0 {
                 score = to_score(self.mean(best, root_seat));
@@ -238,6 +276,7 @@ impl<'a, G: MultiSided> Mcts<'a, G> {
             }
         }
         self.seldepth = self.seldepth.max(made);
+        self.settle_path(finished, max_tree_depth);
         // Playout: up to `playout_depth` plies, each the most valuable capture (with probability
         // `greedy_playouts`, else a random move); it ends early when a quiet position is reached
         // in capture-only mode, and is scored by evaluation.
@@ -273,6 +312,25 @@ impl<'a, G: MultiSided> Mcts<'a, G> {
         }
     }
 
+    /// Marks the nodes of the selected path that are now settled: the last one is about to be
+    /// visited (it ends the game when `finished`), the ones above it are visited and expanded.
+    fn settle_path(&mut self, finished: bool, max_tree_depth: usize) {
+        let last = self.path.len() - 1;
+        for i in 0..self.path.len() {
+            let n = &mut self.nodes[self.path[i] as usize];
+            if n.settled {
+                continue;
+            }
+            let leaf_done = i == last && (finished || n.depth as usize >= max_tree_depth);
+            if n.expanded || leaf_done {
+                n.settled = true;
+                for &up in &self.path[..=i] {
+                    self.nodes[up as usize].open -= 1;
+                }
+            }
+        }
+    }
+
     fn expand(&mut self, pos: &mut G, node: u32) {
         pos.legal_moves(&mut self.moves);
         // Captures first, so that they are tried before quiet moves.
@@ -289,12 +347,17 @@ impl<'a, G: MultiSided> Mcts<'a, G> {
         let first = self.nodes.len() as u32;
         let mover = pos.to_move();
         let scale = 2.0 * self.options.temperature.max(1) as f32;
+        let depth = self.nodes[node as usize].depth + 1;
         for &(v, mv) in &order {
             let v = v.max(0) as f32;
-            self.push_node(Some(mv), mover, v / (v + scale));
+            self.push_node(Some(mv), mover, v / (v + scale), depth);
         }
         let children = order.len() as u32;
         self.scored = order;
+        // `node` is the last node of the path: its ancestors' subtrees grow by the new children.
+        for &up in &self.path {
+            self.nodes[up as usize].open += children;
+        }
         let n = &mut self.nodes[node as usize];
         n.first_child = first;
         n.children = children;
@@ -329,8 +392,14 @@ impl<'a, G: MultiSided> Mcts<'a, G> {
         let o = &self.options;
         let mut best = n.first_child;
         let mut best_value = f32::NEG_INFINITY;
+        // Completing the tree to a depth limit: only subtrees with open nodes are candidates.
+        let only_open = self.complete
+            && (n.first_child..n.first_child + n.children).any(|c| self.nodes[c as usize].open > 0);
         for c in n.first_child..n.first_child + n.children {
             let child = &self.nodes[c as usize];
+            if only_open && child.open == 0 {
+                continue;
+            }
             let value = if child.visits == 0 {
                 if o.fpu_reduction < 0.0 {
                     return c;

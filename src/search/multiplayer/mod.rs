@@ -151,6 +151,12 @@ impl<G: MultiSided> MultiSearcher<G> {
         self.tt.resize(hash_mib);
     }
 
+    /// Like [`resize`](Self::resize), but a table that cannot be allocated is an error and the
+    /// old one is kept.
+    pub fn try_resize(&mut self, hash_mib: usize) -> Result<(), String> {
+        self.tt.try_resize(hash_mib)
+    }
+
     /// Forgets the move-ordering tables (a new game).
     pub fn clear(&mut self) {
         self.order.clear();

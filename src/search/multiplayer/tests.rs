@@ -152,6 +152,54 @@ fn depth_and_node_limits_are_respected() {
     assert!(deepest > 0 && deepest <= 2, "{deepest}");
 }
 
+/// Nodes of the game tree within `depth` plies of `pos` (the root included).
+fn tree_size<G: MultiSided>(pos: &mut G, depth: u32) -> u64 {
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    let mut rewards = vec![0.0; pos.seats()];
+    if depth == 0 || pos.outcome(&mut rewards) {
+        return 1;
+    }
+    let mut n = 1;
+    for mv in moves {
+        pos.make(mv);
+        n += tree_size(pos, depth - 1);
+        pos.unmake();
+    }
+    n
+}
+
+#[test]
+fn a_depth_limit_alone_ends_mcts_once_the_tree_to_that_depth_is_complete() {
+    for seed in [1, 2, 3] {
+        let mut pos = wander(seed);
+        for depth in 1..=3 {
+            let limits = Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            };
+            let mut deepest = 0;
+            let out = MultiSearcher::default().search(
+                &pos,
+                MultiAlgorithm::Mcts,
+                &limits,
+                &AtomicBool::new(false),
+                &mut |i| deepest = deepest.max(i.pv.len()),
+            );
+            let size = tree_size(&mut pos, depth);
+            // Every node within the depth is visited once, and every inner one once more when
+            // it is expanded: at most two iterations per node.
+            assert!(
+                out.nodes >= size - 1 && out.nodes <= 2 * size,
+                "seed {seed} depth {depth}: {} iterations for {size} nodes",
+                out.nodes
+            );
+            assert!(deepest <= depth as usize, "{deepest}");
+            assert!(out.best.is_some());
+        }
+    }
+}
+
 #[test]
 fn stop_from_another_thread_ends_each_search() {
     for algo in MultiAlgorithm::ALL {
