@@ -564,8 +564,10 @@ fn sprt_stops_a_lopsided_match() {
     });
     let s = run(&cfg);
     assert_eq!(s.sprt_decision, Some(SprtDecision::H1));
-    // Every pair won twice: the LLR passes 2.944 at the 12th pair.
-    assert_eq!(s.played.len(), 24, "{}", s.tally.report());
+    // Every pair won twice: the LLR passes 2.944 at the 12th pair (game 24); the one worker
+    // may already have started game 25, which is finished and counted.
+    assert_eq!(s.tally.penta.pairs(), 12, "{}", s.tally.report());
+    assert!((24..=25).contains(&s.played.len()), "{}", s.tally.report());
 }
 
 #[test]

@@ -134,14 +134,17 @@ pub struct RecordsFile {
     pub games: Vec<GameRecord>,
     /// Bytes up to and including the last newline.
     pub complete_len: u64,
-    /// Bytes after the last newline: an unfinished line left by an interrupted write.
+    /// Bytes after the last newline that do not make a whole line: an unfinished write.
     pub unfinished: u64,
+    /// The text after the last newline is a whole record or settings line, only without its
+    /// newline (written by another tool, or cut exactly before the newline): it is read.
+    pub missing_newline: bool,
 }
 
 impl RecordsFile {
     /// Parses the bytes of a records file. Every complete line must be a settings line or a game
-    /// record (an error names the line); bytes after the last newline are an unfinished write
-    /// and are not read.
+    /// record (an error names the line); text after the last newline is read when it is a whole
+    /// line without its newline, and is otherwise an unfinished write that is not read.
     pub fn parse(bytes: &[u8], name: &str) -> Result<Self, String> {
         let complete_len = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         let mut out = RecordsFile {
@@ -150,23 +153,36 @@ impl RecordsFile {
             ..Default::default()
         };
         for (i, line) in bytes[..complete_len].split(|&b| b == b'\n').enumerate() {
-            let at = || format!("{name} line {}", i + 1);
-            let text =
-                std::str::from_utf8(line).map_err(|_| format!("{}: not UTF-8 text", at()))?;
-            if text.trim().is_empty() {
-                continue;
-            }
-            if text.trim_start().starts_with("{\"match\"") {
-                let s: SettingsLine = serde_json::from_str(text)
-                    .map_err(|e| format!("{}: bad match settings: {e}", at()))?;
-                out.settings.push(s.settings);
-            } else {
-                let r: GameRecord = serde_json::from_str(text)
-                    .map_err(|e| format!("{}: not a game record: {e}", at()))?;
-                out.games.push(r);
+            let at = format!("{name} line {}", i + 1);
+            out.read_line(line, &at)?;
+        }
+        let tail = &bytes[complete_len..];
+        if !tail.iter().all(u8::is_ascii_whitespace) {
+            let mut whole = out.clone();
+            if whole.read_line(tail, "").is_ok() {
+                whole.unfinished = 0;
+                whole.missing_newline = true;
+                return Ok(whole);
             }
         }
         Ok(out)
+    }
+
+    fn read_line(&mut self, line: &[u8], at: &str) -> Result<(), String> {
+        let text = std::str::from_utf8(line).map_err(|_| format!("{at}: not UTF-8 text"))?;
+        if text.trim().is_empty() {
+            return Ok(());
+        }
+        if text.trim_start().starts_with("{\"match\"") {
+            let s: SettingsLine =
+                serde_json::from_str(text).map_err(|e| format!("{at}: bad match settings: {e}"))?;
+            self.settings.push(s.settings);
+        } else {
+            let r: GameRecord =
+                serde_json::from_str(text).map_err(|e| format!("{at}: not a game record: {e}"))?;
+            self.games.push(r);
+        }
+        Ok(())
     }
 
     /// The settings in force: the last settings line.
@@ -241,6 +257,11 @@ impl RecordsWriter {
             file,
             path: path.to_path_buf(),
         };
+        if existing.missing_newline {
+            me.file
+                .write_all(b"\n")
+                .map_err(|e| format!("--records {shown}: {e}"))?;
+        }
         match existing.current_settings() {
             None if !existing.games.is_empty() => {
                 return Err(format!(
@@ -509,6 +530,18 @@ pub(crate) mod tests {
         let read = read_records(&path).unwrap();
         assert_eq!(read, vec![r]);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_whole_last_line_without_its_newline_is_read() {
+        let text = sample().to_json_line();
+        let f = RecordsFile::parse(text.as_bytes(), "f").unwrap();
+        assert_eq!(f.games.len(), 1);
+        assert!(f.missing_newline);
+        assert_eq!(f.unfinished, 0);
+        let cut = RecordsFile::parse(&text.as_bytes()[..text.len() - 1], "f").unwrap();
+        assert!(cut.games.is_empty());
+        assert_eq!(cut.unfinished, text.len() as u64 - 1);
     }
 
     #[test]
