@@ -40,6 +40,8 @@ const DOCS: &[&str] = &[
     "docs/spacewars.md",
     "docs/spider.md",
     "docs/examples.md",
+    "docs/fuzzing.md",
+    "docs/gui.md",
 ];
 
 const BINARIES: [&str; 4] = ["spider-chess", "solar-chess", "space-wars", "orrery"];
@@ -466,6 +468,14 @@ fn check_command(line: &str) -> Result<(), String> {
         let (k, v) = w.split_once('=').expect("VAR=value");
         env.push((k.to_string(), v.to_string()));
     }
+    if words.first().is_some_and(|w| w == "nice") {
+        let skip = if words.get(1).is_some_and(|w| w == "-n") {
+            3
+        } else {
+            1
+        };
+        words.drain(..skip.min(words.len()));
+    }
     let Some(first) = words.first().cloned() else {
         return Ok(());
     };
@@ -482,6 +492,11 @@ fn check_command(line: &str) -> Result<(), String> {
 }
 
 fn check_cargo(args: &[String]) -> Result<(), String> {
+    // A `+toolchain` selector changes nothing about the targets.
+    let args = match args.first() {
+        Some(t) if t.starts_with('+') => &args[1..],
+        _ => args,
+    };
     let (cargo, rest) = match args.iter().position(|a| a == "--") {
         Some(i) => (&args[..i], &args[i + 1..]),
         None => (args, &[][..]),
@@ -508,6 +523,23 @@ fn check_cargo(args: &[String]) -> Result<(), String> {
                 }
             }
             Ok(())
+        }
+        Some("fuzz") => {
+            let manifest = std::fs::read_to_string(root().join("fuzz/Cargo.toml"))
+                .map_err(|e| format!("fuzz/Cargo.toml: {e}"))?;
+            match cargo.get(1).map(String::as_str) {
+                Some("run" | "build" | "cmin" | "tmin") => {
+                    let target = cargo[2..].iter().find(|a| !a.starts_with('-'));
+                    match target {
+                        Some(t) if !manifest.contains(&format!("name = \"{t}\"")) => {
+                            Err(format!("no fuzz target {t}"))
+                        }
+                        _ => Ok(()),
+                    }
+                }
+                Some("list") | None => Ok(()),
+                Some(other) => Err(format!("unexpected cargo fuzz command {other}")),
+            }
         }
         other => Err(format!("unexpected cargo command {other:?}")),
     }

@@ -609,3 +609,78 @@ async fn a_running_match_is_watched_live_and_its_records_replayed_with_the_slide
     screenshot(c, "replay").await;
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test]
+async fn a_loaded_variant_with_holes_and_a_promotion_choice() {
+    let _one = ONE_BROWSER.lock().await;
+    let Some(b) = browser("a_loaded_variant_with_holes_and_a_promotion_choice").await else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("orrery-gui-variant-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("minipromo.txt");
+    std::fs::write(
+        &file,
+        "files=6 ranks=6 promoZone=1 promoChoice=QN royal=K hole::::c3,d4 king:K:K:king:a1 \
+         pawn:P:fmWfcF:pawn:f5 queen:Q:Q:queen:b1 knight:N:N:knight:c1\n",
+    )
+    .unwrap();
+    let server = Server::start(&["--variant", file.to_str().unwrap()]);
+    let c = &b.client;
+    c.goto(&server.url).await.unwrap();
+    wait_for(
+        c,
+        "document.getElementById('f-variant').options.length === 2",
+        "the loaded variant",
+    )
+    .await;
+    c.execute(
+        "document.getElementById('f-variant').value = 'minipromo';",
+        vec![],
+    )
+    .await
+    .unwrap();
+    new_game(c, "spider-chess", None, &["person", "0"], "nodes 2000").await;
+    wait_for(
+        c,
+        "S.table.my_turn && S.table.seats[1].ready",
+        "the engine to be ready",
+    )
+    .await;
+    assert_eq!(js(c, "S.table.board.files").await, 6);
+    assert_eq!(js(c, "document.querySelectorAll('.hole').length").await, 2);
+    assert_eq!(
+        js(c, "document.querySelectorAll('[data-piece]').length").await,
+        8
+    );
+    // The pawn reaches the last rank: the page asks which piece it becomes.
+    click(c, "[data-sq=\"f5\"]").await;
+    click(c, "[data-sq=\"f6\"]").await;
+    wait_for(
+        c,
+        "!document.getElementById('picker').classList.contains('hidden')",
+        "the promotion choice",
+    )
+    .await;
+    assert_eq!(
+        js(
+            c,
+            "document.querySelectorAll('#picker [data-choice]').length"
+        )
+        .await,
+        2
+    );
+    screenshot(c, "variant-promotion-choice").await;
+    click(c, "#picker [data-choice=\"f5f6q\"]").await;
+    wait_for(c, "S.table.decisions >= 2", "the engine's reply").await;
+    assert_eq!(js(c, "S.table.moves[0].mv").await, "f5f6q");
+    assert_eq!(
+        js(
+            c,
+            "document.querySelectorAll('[data-sq=\"f6\"] [data-piece=\"Qw\"]').length"
+        )
+        .await,
+        1
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

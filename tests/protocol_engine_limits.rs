@@ -266,3 +266,21 @@ fn command_line_errors_print_the_message_and_exit_2_without_a_backtrace() {
         }
     }
 }
+
+#[test]
+fn a_lone_carriage_return_ends_a_line_as_uci_allows() {
+    for name in ENGINES {
+        let mut io = spawn(name);
+        io.send_raw(b"uci\risready\r");
+        let got = io.until_line("readyok");
+        assert!(got.iter().any(|l| l == "uciok"), "{name}: {got:?}");
+        assert!(!got.iter().any(|l| l.contains("error")), "{name}: {got:?}");
+        io.send_raw(b"xyzzy\r\nisready\r\n");
+        let got = io.until_line("readyok");
+        assert_eq!(
+            got.len(),
+            2,
+            "{name}: one error for the bad line, nothing for CRLF: {got:?}"
+        );
+    }
+}

@@ -153,6 +153,33 @@ mod tests {
     }
 
     #[test]
+    fn a_captured_piece_offers_one_drop_per_own_mothership_colour() {
+        // duel-2: seat 1 holds the White and Gold Motherships; give it a captured Black Fighter.
+        let start = Position::from_setup("duel-2").unwrap().to_string();
+        let with_fk = start.replacen("hands=", "hands=1Fk", 1);
+        let pos: Position = with_fk.parse().expect(&with_fk);
+        assert_eq!(
+            pos.hand(0).count(Kind::Fighter, Colour::Black),
+            1,
+            "{with_fk}"
+        );
+        let legal = legal_moves(&pos);
+        let colours: std::collections::BTreeSet<String> = legal
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["type"] == "drop" && m["hand"] == "k")
+            .map(|m| m["colour"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(colours, ["g", "w"].iter().map(|c| c.to_string()).collect());
+        assert!(legal
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["text"].as_str().unwrap().starts_with("Fkg@")));
+    }
+
+    #[test]
     fn six_seat_board_and_moves() {
         let pos = Position::from_setup("six").unwrap();
         let b = board(&pos);

@@ -16,7 +16,7 @@ pub(crate) enum InputEvent {
     Eof,
 }
 
-/// Reads one line, keeping at most `max` bytes; returns the kept bytes and the full length, or
+/// Reads one line (ended by LF or CR), keeping at most `max` bytes; returns the kept bytes and the full length, or
 /// `None` at end of input.
 fn read_bounded(input: &mut impl BufRead, max: usize) -> std::io::Result<Option<(Vec<u8>, usize)>> {
     let mut kept = Vec::new();
@@ -30,7 +30,9 @@ fn read_bounded(input: &mut impl BufRead, max: usize) -> std::io::Result<Option<
                 Some((kept, total))
             });
         }
-        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+        // UCI: "'\n' can be 0x0d or 0x0a0d or any combination": a lone CR ends a line too (the
+        // empty line between the CR and LF of a CRLF is blank and ignored).
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n' || b == b'\r') {
             Some(i) => (&buf[..i], Some(i + 1)),
             None => (buf, None),
         };
@@ -110,7 +112,9 @@ mod tests {
             vec![
                 Ok("uci".to_string()),
                 Ok(String::new()),
+                Ok(String::new()),
                 Ok("go".to_string()),
+                Ok(String::new()),
                 Ok("last".to_string())
             ]
         );
@@ -129,6 +133,16 @@ mod tests {
         let (b, t) = read_bounded(&mut c, MAX_LINE).unwrap().unwrap();
         assert_eq!(decode(b, t), Ok("isready".into()));
         assert!(read_bounded(&mut c, MAX_LINE).unwrap().is_none());
+    }
+
+    #[test]
+    fn a_lone_carriage_return_ends_a_line() {
+        let mut c = Cursor::new(b"uci\risready\r\ngo\r".to_vec());
+        let mut lines = Vec::new();
+        while let Some((b, t)) = read_bounded(&mut c, 100).unwrap() {
+            lines.push(decode(b, t).unwrap());
+        }
+        assert_eq!(lines, vec!["uci", "isready", "", "go"]);
     }
 
     #[test]

@@ -159,8 +159,16 @@ fn parse_go(args: &str) -> Result<GoParams, CommandError> {
             .copied()
             .ok_or_else(|| CommandError::new(format!("go: '{key}' needs a value")))
     };
+    let mut seen: Vec<&str> = Vec::new();
     while i < toks.len() {
         let key = toks[i];
+        if seen.contains(&key) {
+            return Err(CommandError::new(format!(
+                "go: '{}' is given twice",
+                shorten(key)
+            )));
+        }
+        seen.push(key);
         match key {
             "infinite" => {
                 go.infinite = true;
@@ -178,11 +186,17 @@ fn parse_go(args: &str) -> Result<GoParams, CommandError> {
             "nodes" => go.nodes = Some(unsigned(value(i, key)?, "go nodes")?),
             "perft" => go.perft = Some(unsigned(value(i, key)?, "go perft")?),
             _ => match clock_field(key) {
-                Ok((_, ClockField::Time(seat))) => {
+                Ok((_, ClockField::Time(seat))) if go.time[seat - 1].is_none() => {
                     go.time[seat - 1] = Some(millis(value(i, key)?, &format!("go {key}"))?)
                 }
-                Ok((_, ClockField::Inc(seat))) => {
+                Ok((_, ClockField::Inc(seat))) if go.inc[seat - 1].is_none() => {
                     go.inc[seat - 1] = Some(millis(value(i, key)?, &format!("go {key}"))?)
+                }
+                Ok(_) => {
+                    return Err(CommandError::new(format!(
+                    "go: '{key}' sets a clock that is given twice (wtime/winc are s1time/s1inc, \
+                         btime/binc s2time/s2inc)"
+                )))
                 }
                 Err(_) => {
                     return Err(CommandError::new(format!(
@@ -506,5 +520,10 @@ mod tests {
         assert!(err("go perft").contains("needs a value"));
         assert!(err("go perft 0").contains("at least 1"));
         assert!(err("go perft 2 depth 3").contains("no other"));
+        assert!(err("go depth 1 depth 2").contains("twice"));
+        assert!(err("go wtime 1 nodes 5 wtime 2").contains("twice"));
+        assert!(err("go infinite infinite").contains("twice"));
+        assert!(err("go wtime 5 s1time 6").contains("twice"));
+        assert!(err("go binc 5 s2inc 6").contains("twice"));
     }
 }

@@ -328,8 +328,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             "--pgn" => pgn = Some(PathBuf::from(value)),
             "--records" => records = Some(PathBuf::from(value)),
             "--live" => {
-                let log = super::live::LiveLog::create(std::path::Path::new(value))
-                    .map_err(|e| format!("--live {value}: {e}"))?;
+                let log = super::live::LiveLog::new(std::path::Path::new(value));
                 live = Some(std::sync::Arc::new(log));
             }
             "--ratinginterval" => rating_interval = parse_int(flag, value, 0, u64::MAX)?,

@@ -5,17 +5,19 @@
 
 use std::fs::File;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use serde_json::{json, Value};
 
 use super::records::MoveRecord;
 
-/// The live log file, shared by the match's games.
+/// The live log file, shared by the match's games. It is created (truncated) by its first line,
+/// so that naming it (parsing `--live`) touches no file.
 #[derive(Debug)]
 pub struct LiveLog {
-    file: Mutex<File>,
+    path: PathBuf,
+    file: Mutex<Option<File>>,
 }
 
 /// What a game's first live line carries.
@@ -41,17 +43,30 @@ pub struct LiveStart<'a> {
 }
 
 impl LiveLog {
-    /// Creates (truncates) the live log.
-    pub fn create(path: &Path) -> std::io::Result<LiveLog> {
-        Ok(LiveLog {
-            file: Mutex::new(File::create(path)?),
-        })
+    /// The live log at `path`; the first line written creates (truncates) the file.
+    pub fn new(path: &Path) -> LiveLog {
+        LiveLog {
+            path: path.to_path_buf(),
+            file: Mutex::new(None),
+        }
     }
 
     fn line(&self, v: Value) {
-        if let Ok(mut f) = self.file.lock() {
+        let Ok(mut guard) = self.file.lock() else {
+            return;
+        };
+        if guard.is_none() {
+            match File::create(&self.path) {
+                Ok(f) => *guard = Some(f),
+                Err(e) => {
+                    log::warn!("live log {}: {e}", self.path.display());
+                    return;
+                }
+            }
+        }
+        if let Some(f) = guard.as_mut() {
             if let Err(e) = writeln!(f, "{v}").and_then(|_| f.flush()) {
-                log::warn!("live log: {e}");
+                log::warn!("live log {}: {e}", self.path.display());
             }
         }
     }
@@ -85,7 +100,9 @@ mod tests {
     #[test]
     fn writes_one_json_line_per_event() {
         let path = std::env::temp_dir().join(format!("orrery-live-{}.jsonl", std::process::id()));
-        let log = LiveLog::create(&path).unwrap();
+        let _ = std::fs::remove_file(&path);
+        let log = LiveLog::new(&path);
+        assert!(!path.exists(), "naming the log creates no file");
         log.start(&LiveStart {
             id: 3,
             game: "tic-tac-toe",

@@ -88,6 +88,25 @@ pub trait TwoSided: Clone + Send + 'static {
         }
     }
 
+    /// Whether [`see_ge`](TwoSided::see_ge) is a real static exchange evaluation (counting the
+    /// recaptures on the target square). When it is, the move picker tries captures that lose
+    /// material after the quiet moves, and the search prunes moves that lose material near the
+    /// horizon; with the pessimistic default it does neither.
+    fn exact_see(&self) -> bool {
+        false
+    }
+
+    /// A dense index of the kind of piece a move captures, below [`kinds`](TwoSided::kinds), for
+    /// the capture history (0 when the game does not tell kinds apart).
+    fn captured_kind(&self, _mv: Self::Move) -> usize {
+        0
+    }
+
+    /// Number of distinct [`captured_kind`](TwoSided::captured_kind) values.
+    fn kinds(&self) -> usize {
+        1
+    }
+
     /// Whether a move is quiet (no capture, no promotion): quiet moves get killers and history.
     fn is_quiet(&self, mv: Self::Move) -> bool {
         self.victim_value(mv) == 0

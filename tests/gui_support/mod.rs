@@ -88,6 +88,20 @@ impl Drop for Browser {
     fn drop(&mut self) {
         let _ = self.driver.kill();
         let _ = self.driver.wait();
+        // Chromium outlives its chromedriver: stop the processes of this session's own profile.
+        let flag = format!("--user-data-dir={}", self.profile.display());
+        if let Ok(dir) = std::fs::read_dir("/proc") {
+            for e in dir.flatten() {
+                let Some(pid) = e.file_name().to_str().and_then(|p| p.parse::<u32>().ok()) else {
+                    continue;
+                };
+                let cmd = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+                let cmd = String::from_utf8_lossy(&cmd);
+                if cmd.split('\0').any(|a| a == flag) {
+                    let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+                }
+            }
+        }
         let _ = std::fs::remove_dir_all(&self.profile);
     }
 }

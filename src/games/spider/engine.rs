@@ -109,13 +109,34 @@ impl TwoSided for Position {
         }
     }
 
+    fn see_ge(&self, mv: Move, threshold: Score) -> bool {
+        Position::see_ge(self, mv, threshold)
+    }
+
+    fn exact_see(&self) -> bool {
+        true
+    }
+
+    fn captured_kind(&self, mv: Move) -> usize {
+        let c = self.board[mv.to as usize];
+        if c == EMPTY {
+            0
+        } else {
+            cell_kind(c) as usize
+        }
+    }
+
+    fn kinds(&self) -> usize {
+        self.variant.pieces().len()
+    }
+
     fn history_index(&self, mv: Move) -> usize {
         let kind = cell_kind(self.board[mv.from as usize]) as usize;
         kind * self.variant.size + mv.to as usize
     }
 
     fn history_size(&self) -> usize {
-        super::variant::MAX_KINDS * self.variant.size
+        self.variant.pieces().len() * self.variant.size
     }
 
     fn ply(&self) -> usize {

@@ -23,6 +23,7 @@ mod notation;
 mod outcome;
 mod perft;
 mod position;
+mod see;
 mod square;
 mod variant;
 

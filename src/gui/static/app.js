@@ -127,7 +127,7 @@ function fillSetups(keep) {
   if (isSpider) {
     const cur = vs.value;
     vs.replaceChildren(...(g.variants || []).map(v => new Option(v, v)));
-    if (keep && cur) vs.value = cur;
+    if (cur && (g.variants || []).includes(cur)) vs.value = cur;
   } else {
     const cur = ss.value;
     ss.replaceChildren(...g.setups.map(s => new Option(
@@ -402,7 +402,7 @@ function renderBoard() {
     Boards.spider(host, t.board, { flipped: S.flipped, sel: S.sel, targets, onSquare: spiderClick });
     const legend = Boards.spiderLegend(t.board);
     host.parentElement.querySelector(".legend")?.remove();
-    host.after(legend);
+    host.parentElement.appendChild(legend);
   } else if (t.board.kind === "solar") {
     host.parentElement.querySelector(".legend")?.remove();
     const legal = t.board.legal || [];

@@ -197,11 +197,11 @@ Boards.solar = function (host, b, opts) {
 
 // A small hand piece (for the seat panels), clickable.
 Boards.solarHandPiece = function (kind, colour, n, selected) {
-  const svg = svgEl("svg", { viewBox: "0 0 34 30", width: 38, height: 33, class: "handpiece" + (selected ? " sel" : ""),
+  const svg = svgEl("svg", { viewBox: "0 0 46 30", width: 50, height: 33, class: "handpiece" + (selected ? " sel" : ""),
     "data-hand": kind + colour });
   solarToken(svg, 14, 16, 11, kind, colour, undefined);
   if (selected) svgEl("circle", { cx: 14, cy: 16, r: 13.5, fill: "none", stroke: "#f0b429", "stroke-width": 3 }, svg);
-  const t = svgEl("text", { x: 31, y: 27, "text-anchor": "end", fill: "#e6e9ef", "font-size": 11, "font-weight": 700 }, svg);
+  const t = svgEl("text", { x: 44, y: 21, "text-anchor": "end", fill: "#e6e9ef", "font-size": 12, "font-weight": 700 }, svg);
   t.textContent = "\u00D7" + n;
   return svg;
 };

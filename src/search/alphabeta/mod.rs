@@ -5,6 +5,7 @@
 pub mod history;
 pub mod movepicker;
 pub mod searcher;
+pub mod stats;
 pub mod timeman;
 pub mod transposition;
 

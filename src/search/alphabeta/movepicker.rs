@@ -1,15 +1,22 @@
 //! The move picker: yields a node's moves in stages so that a cutoff often comes before the
-//! expensive full generation — the hash move first (no generation at all), then noisy moves by
-//! MVV/LVA (`noisy_moves`, cheap), then the remaining legal moves with the two killers first and
-//! the rest by history. Within a stage the best remaining move is picked one at a time.
+//! expensive full generation — the hash move first (no generation at all), then the noisy moves
+//! that do not lose material by static exchange (`noisy_moves`, cheap; by victim value and capture
+//! history), then the quiet moves (killers first, the rest by history and continuation history),
+//! then the losing captures. Within a stage the best remaining move is picked one at a time.
+//!
+//! The search may tell the picker to skip the quiet moves ([`MovePicker::skip_quiets`]); when that
+//! happens before the quiet stage, they are never generated — on a board with ~300 moves per
+//! position this is most of the cost of a frontier node.
 
 use crate::search::{Score, TwoSided};
 
-use super::history::{History, HISTORY_MAX};
+use super::history::{Heuristics, HISTORY_MAX};
 
 const TT_MOVE: i32 = i32::MAX;
 const NOISY: i32 = 1 << 26;
 const KILLER: i32 = 1 << 25;
+/// Ordering score of a losing capture (after every quiet move).
+const BAD_NOISY: i32 = -(1 << 26);
 /// Picks made by selection (one scan each) before the rest of a quiet list is sorted at once: a
 /// cut usually comes in the first moves, and an all-node then pays `n log n`, not `n²`.
 const SELECT_PICKS: usize = 3;
@@ -18,11 +25,17 @@ const SELECT_PICKS: usize = 3;
 enum Stage {
     HashMove,
     GenerateNoisy,
-    Noisy,
+    GoodNoisy,
     GenerateQuiet,
     Quiet,
+    BadNoisy,
     /// Every legal move was generated and scored at once (root, evasions in quiescence).
     All,
+    /// Quiescence: generate the noisy moves.
+    QuiescenceGenerate,
+    /// Quiescence: the noisy moves that do not lose material, nothing else.
+    QuiescenceNoisy,
+    Done,
 }
 
 /// Reusable buffers of one ply and the state of its staged generation. The default allocates
@@ -33,8 +46,15 @@ pub struct MovePicker<M> {
     tt_move: Option<M>,
     killers: [Option<M>; 2],
     side: usize,
+    /// History indices of the moves one and two plies before (continuation history).
+    prev: [Option<usize>; 2],
+    /// Whether to split captures by static exchange (the game has a real one).
+    split: bool,
+    skip_quiets: bool,
     noisy: Vec<M>,
     noisy_scores: Vec<i32>,
+    bad: Vec<M>,
+    bad_next: usize,
     moves: Vec<M>,
     scores: Vec<i32>,
     next: usize,
@@ -42,24 +62,27 @@ pub struct MovePicker<M> {
     sorted: bool,
     /// Buffer for sorting `moves` with their scores.
     pairs: Vec<(i64, M)>,
-    yielded: Vec<M>,
 }
 
 impl<M> Default for MovePicker<M> {
     fn default() -> Self {
         MovePicker {
-            stage: Stage::All,
+            stage: Stage::Done,
             tt_move: None,
             killers: [None, None],
             side: 0,
+            prev: [None; 2],
+            split: false,
+            skip_quiets: false,
             noisy: Vec::new(),
             noisy_scores: Vec::new(),
+            bad: Vec::new(),
+            bad_next: 0,
             moves: Vec::new(),
             scores: Vec::new(),
             next: 0,
             sorted: false,
             pairs: Vec::new(),
-            yielded: Vec::new(),
         }
     }
 }
@@ -70,6 +93,19 @@ pub fn mvv_lva<G: TwoSided>(pos: &G, mv: G::Move) -> i32 {
     let victim = pos.victim_value(mv).clamp(0, 100_000);
     let attacker = pos.attacker_value(mv).clamp(0, 100_000);
     victim * 64 - attacker / 16
+}
+
+/// Ordering score of a noisy move from the victim's value and the capture history.
+#[inline]
+fn noisy_score<G: TwoSided>(pos: &G, mv: G::Move, side: usize, h: &Heuristics<G::Move>) -> i32 {
+    if !pos.exact_see() {
+        return mvv_lva(pos, mv);
+    }
+    let victim = pos.victim_value(mv).clamp(0, 100_000);
+    let history = h
+        .capture
+        .get(side, pos.history_index(mv), pos.captured_kind(mv));
+    victim * 16 + history
 }
 
 /// Index of the best score at or after `from` (first of equals).
@@ -86,29 +122,44 @@ fn best_from(scores: &[i32], from: usize) -> usize {
 
 impl<M: Copy + Eq> MovePicker<M> {
     /// Prepares staged generation for a main-search node. `tt_move` must be legal here (it comes
-    /// from this position's own hash entry, whose key determines the legal moves).
-    pub fn staged(&mut self, tt_move: Option<M>, killers: [Option<M>; 2], side: usize) {
+    /// from this position's own hash entry, whose key determines the legal moves). `prev` holds
+    /// the history indices of the moves one and two plies before; `split` whether to put captures
+    /// that lose material by static exchange after the quiet moves.
+    pub fn staged(
+        &mut self,
+        tt_move: Option<M>,
+        killers: [Option<M>; 2],
+        side: usize,
+        prev: [Option<usize>; 2],
+        split: bool,
+    ) {
         self.stage = Stage::HashMove;
         self.tt_move = tt_move;
         self.killers = killers;
         self.side = side;
-        self.yielded.clear();
+        self.prev = prev;
+        self.split = split;
+        self.skip_quiets = false;
+        self.bad.clear();
+        self.bad_next = 0;
     }
 
-    /// Generates every legal move of `pos` at once, ordered as the stages would order them.
+    /// Generates every legal move of `pos` at once, ordered as the stages would order them
+    /// (losing captures by static exchange are not moved back here).
     pub fn legal<G: TwoSided<Move = M>>(
         &mut self,
         pos: &G,
         tt_move: Option<M>,
-        killers: [Option<M>; 2],
-        history: &History,
+        h: &Heuristics<M>,
         side: usize,
+        prev: [Option<usize>; 2],
     ) {
         self.stage = Stage::All;
         self.tt_move = tt_move;
-        self.killers = killers;
+        self.killers = [None; 2];
         self.side = side;
-        self.yielded.clear();
+        self.prev = prev;
+        self.skip_quiets = false;
         pos.legal_moves(&mut self.moves);
         self.scores.clear();
         self.next = 0;
@@ -118,116 +169,172 @@ impl<M: Copy + Eq> MovePicker<M> {
             let s = if Some(mv) == tt_move {
                 TT_MOVE
             } else if !pos.is_quiet(mv) {
-                NOISY + mvv_lva(pos, mv)
+                NOISY + noisy_score(pos, mv, side, h)
             } else {
-                self.quiet_score(pos, mv, history)
+                self.quiet_score(pos, mv, h)
             };
             self.scores.push(s);
         }
     }
 
-    /// Generates the noisy moves of `pos` by MVV/LVA (quiescence).
-    pub fn noisy<G: TwoSided<Move = M>>(&mut self, pos: &G) {
-        self.stage = Stage::All;
-        self.yielded.clear();
-        pos.noisy_moves(&mut self.moves);
-        self.scores.clear();
-        self.next = 0;
-        self.sorted = false;
-        for i in 0..self.moves.len() {
-            let s = mvv_lva(pos, self.moves[i]);
-            self.scores.push(s);
-        }
+    /// Prepares the noisy moves of a quiescence node: those that do not lose material by static
+    /// exchange, best first (with the pessimistic default exchange test, every noisy move; the
+    /// search applies that test itself).
+    pub fn quiescence(&mut self, side: usize) {
+        self.stage = Stage::QuiescenceGenerate;
+        self.tt_move = None;
+        self.killers = [None; 2];
+        self.side = side;
+        self.prev = [None; 2];
+        self.split = true;
+        self.skip_quiets = true;
+        self.bad.clear();
+        self.bad_next = 0;
     }
 
-    fn quiet_score<G: TwoSided<Move = M>>(&self, pos: &G, mv: M, history: &History) -> i32 {
+    /// From now on no quiet move is yielded (and none generated if the quiet stage has not begun).
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
+    }
+
+    fn quiet_score<G: TwoSided<Move = M>>(&self, pos: &G, mv: M, h: &Heuristics<M>) -> i32 {
         if Some(mv) == self.killers[0] {
             KILLER + 1
         } else if Some(mv) == self.killers[1] {
             KILLER
         } else {
-            history
-                .get(self.side, pos.history_index(mv))
-                .clamp(-HISTORY_MAX, HISTORY_MAX)
+            h.quiet_score(self.side, pos.history_index(mv), self.prev)
+                .clamp(-3 * HISTORY_MAX, 3 * HISTORY_MAX)
         }
+    }
+
+    fn generate_noisy<G: TwoSided<Move = M>>(&mut self, pos: &G, h: &Heuristics<M>) {
+        pos.noisy_moves(&mut self.noisy);
+        self.noisy_scores.clear();
+        for i in 0..self.noisy.len() {
+            let s = noisy_score(pos, self.noisy[i], self.side, h);
+            self.noisy_scores.push(s);
+        }
+        self.next = 0;
+    }
+
+    /// The next noisy move of the good-capture stage, moving the losing ones aside (or dropping
+    /// them in quiescence).
+    fn next_good_noisy<G: TwoSided<Move = M>>(&mut self, pos: &G, keep_bad: bool) -> Option<M> {
+        while self.next < self.noisy.len() {
+            let best = best_from(&self.noisy_scores, self.next);
+            self.noisy.swap(self.next, best);
+            self.noisy_scores.swap(self.next, best);
+            let mv = self.noisy[self.next];
+            self.next += 1;
+            if Some(mv) == self.tt_move {
+                continue;
+            }
+            if self.split && pos.exact_see() && !pos.see_ge(mv, 0) {
+                if keep_bad {
+                    self.bad.push(mv);
+                }
+                continue;
+            }
+            return Some(mv);
+        }
+        None
     }
 
     /// The next move to search with its ordering score, or `None` when every move was yielded.
     pub fn next<G: TwoSided<Move = M>>(
         &mut self,
         pos: &G,
-        history: &History,
+        h: &Heuristics<M>,
     ) -> Option<(M, Score)> {
         loop {
             match self.stage {
                 Stage::HashMove => {
                     self.stage = Stage::GenerateNoisy;
                     if let Some(mv) = self.tt_move {
-                        self.yielded.push(mv);
                         return Some((mv, TT_MOVE));
                     }
                 }
                 Stage::GenerateNoisy => {
-                    pos.noisy_moves(&mut self.noisy);
-                    self.noisy_scores.clear();
-                    for i in 0..self.noisy.len() {
-                        let s = mvv_lva(pos, self.noisy[i]);
-                        self.noisy_scores.push(s);
-                    }
-                    self.next = 0;
-                    self.sorted = false;
-                    self.stage = Stage::Noisy;
+                    self.generate_noisy(pos, h);
+                    self.stage = Stage::GoodNoisy;
                 }
-                Stage::Noisy => {
-                    if self.next >= self.noisy.len() {
-                        self.stage = Stage::GenerateQuiet;
+                Stage::QuiescenceGenerate => {
+                    self.generate_noisy(pos, h);
+                    self.stage = Stage::QuiescenceNoisy;
+                }
+                Stage::QuiescenceNoisy => match self.next_good_noisy(pos, false) {
+                    Some(mv) => return Some((mv, NOISY)),
+                    None => {
+                        self.stage = Stage::Done;
+                        return None;
+                    }
+                },
+                Stage::GoodNoisy => match self.next_good_noisy(pos, true) {
+                    Some(mv) => return Some((mv, NOISY)),
+                    None => self.stage = Stage::GenerateQuiet,
+                },
+                Stage::GenerateQuiet => {
+                    if self.skip_quiets {
+                        self.stage = Stage::BadNoisy;
                         continue;
                     }
-                    let best = best_from(&self.noisy_scores, self.next);
-                    self.noisy.swap(self.next, best);
-                    self.noisy_scores.swap(self.next, best);
-                    let (mv, s) = (self.noisy[self.next], self.noisy_scores[self.next]);
-                    self.next += 1;
-                    if Some(mv) != self.tt_move {
-                        self.yielded.push(mv);
-                        return Some((mv, NOISY + s));
-                    }
-                }
-                Stage::GenerateQuiet => {
                     pos.quiet_moves(&self.noisy, &mut self.moves);
                     if let Some(tt) = self.tt_move {
                         if let Some(i) = self.moves.iter().position(|&m| m == tt) {
-                            self.moves.remove(i);
+                            self.moves.swap_remove(i);
                         }
                     }
                     self.scores.clear();
                     for i in 0..self.moves.len() {
-                        let s = self.quiet_score(pos, self.moves[i], history);
+                        let s = self.quiet_score(pos, self.moves[i], h);
                         self.scores.push(s);
                     }
                     self.next = 0;
                     self.sorted = false;
                     self.stage = Stage::Quiet;
                 }
-                Stage::Quiet | Stage::All => {
-                    if self.next >= self.moves.len() {
+                Stage::Quiet => {
+                    if self.skip_quiets || self.next >= self.moves.len() {
+                        self.stage = Stage::BadNoisy;
+                        continue;
+                    }
+                    return Some(self.pick_listed());
+                }
+                Stage::BadNoisy => {
+                    if self.bad_next >= self.bad.len() {
+                        self.stage = Stage::Done;
                         return None;
                     }
-                    if self.next >= SELECT_PICKS && !self.sorted {
-                        self.sort_rest();
-                    }
-                    if !self.sorted {
-                        let best = best_from(&self.scores, self.next);
-                        self.moves.swap(self.next, best);
-                        self.scores.swap(self.next, best);
-                    }
-                    let (mv, s) = (self.moves[self.next], self.scores[self.next]);
-                    self.next += 1;
-                    self.yielded.push(mv);
-                    return Some((mv, s));
+                    let mv = self.bad[self.bad_next];
+                    self.bad_next += 1;
+                    return Some((mv, BAD_NOISY));
                 }
+                Stage::All => {
+                    if self.next >= self.moves.len() {
+                        self.stage = Stage::Done;
+                        return None;
+                    }
+                    return Some(self.pick_listed());
+                }
+                Stage::Done => return None,
             }
         }
+    }
+
+    /// The best remaining move of `moves` (selection first, then one sort).
+    fn pick_listed(&mut self) -> (M, Score) {
+        if self.next >= SELECT_PICKS && !self.sorted {
+            self.sort_rest();
+        }
+        if !self.sorted {
+            let best = best_from(&self.scores, self.next);
+            self.moves.swap(self.next, best);
+            self.scores.swap(self.next, best);
+        }
+        let (mv, s) = (self.moves[self.next], self.scores[self.next]);
+        self.next += 1;
+        (mv, s)
     }
 
     /// Sorts `moves[next..]` (with their scores) best first, equal scores in list order.
@@ -246,20 +353,20 @@ impl<M: Copy + Eq> MovePicker<M> {
         self.sorted = true;
     }
 
-    /// Whether a full generation ([`legal`](Self::legal), [`noisy`](Self::noisy)) found no move.
+    /// Whether a full generation ([`legal`](Self::legal)) found no move.
     pub fn is_empty(&self) -> bool {
         self.stage == Stage::All && self.moves.is_empty()
     }
 
-    /// The moves yielded so far, in order (for history maluses on a cutoff).
-    pub fn yielded(&self) -> &[M] {
-        &self.yielded
+    /// Whether an ordering score is that of a quiet move that is neither the hash move nor a
+    /// killer, or a losing capture (candidates for reductions and pruning).
+    pub fn is_late_score(score: Score) -> bool {
+        score < KILLER
     }
 
-    /// Whether an ordering score is that of a quiet move that is neither the hash move nor a
-    /// killer (a candidate for reductions).
-    pub fn is_late_quiet_score(score: Score) -> bool {
-        score < KILLER
+    /// Whether an ordering score is that of a killer move.
+    pub fn is_killer_score(score: Score) -> bool {
+        (KILLER..NOISY).contains(&score)
     }
 }
 
@@ -268,36 +375,62 @@ mod tests {
     use super::*;
     use crate::search::toys::Wander;
 
-    fn drain(p: &mut MovePicker<u8>, pos: &Wander, h: &History) -> Vec<u8> {
+    fn drain(p: &mut MovePicker<u8>, pos: &Wander, h: &Heuristics<u8>) -> Vec<u8> {
         std::iter::from_fn(|| p.next(pos, h).map(|(m, _)| m)).collect()
     }
 
     #[test]
     fn stages_yield_every_legal_move_once_in_order() {
         let pos = Wander::new(1);
-        let mut h = History::default();
-        h.ensure(pos.history_size());
-        h.update(0, 4, 500);
+        let mut h = Heuristics::default();
+        h.ensure(pos.history_size(), 1);
+        h.main.update(0, 4, 500);
         let mut p = MovePicker::default();
-        p.staged(Some(3), [Some(5), Some(2)], 0);
+        p.staged(Some(3), [Some(5), Some(2)], 0, [None; 2], true);
         // Hash move, captures by MVV/LVA (1 takes the bigger victim), killers, history.
         assert_eq!(drain(&mut p, &pos, &h), [3, 1, 0, 5, 2, 4]);
-        assert_eq!(p.yielded(), [3, 1, 0, 5, 2, 4]);
-        p.staged(Some(0), [None, None], 1);
+        p.staged(Some(0), [None, None], 1, [None; 2], true);
         let all = drain(&mut p, &pos, &h);
         assert_eq!(all, [0, 1, 2, 3, 4, 5]);
         let mut l = MovePicker::default();
-        l.legal(&pos, Some(3), [Some(5), Some(2)], &h, 0);
-        assert_eq!(drain(&mut l, &pos, &h), [3, 1, 0, 5, 2, 4]);
+        l.legal(&pos, Some(3), &h, 0, [None; 2]);
+        assert_eq!(drain(&mut l, &pos, &h), [3, 1, 0, 4, 2, 5]);
+    }
+
+    #[test]
+    fn continuation_history_orders_quiet_moves() {
+        let pos = Wander::new(1);
+        let mut h = Heuristics::default();
+        h.ensure(pos.history_size(), 1);
+        h.continuation[0].update(1, 5, 800);
+        h.continuation[1].update(0, 3, 500);
+        let mut p = MovePicker::default();
+        p.staged(None, [None; 2], 0, [Some(1), Some(0)], true);
+        assert_eq!(drain(&mut p, &pos, &h), [1, 0, 5, 3, 4, 2]);
+        p.staged(None, [None; 2], 0, [None, None], true);
+        assert_eq!(drain(&mut p, &pos, &h), [1, 0, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn skipping_quiets_leaves_the_noisy_moves() {
+        let pos = Wander::new(1);
+        let h = Heuristics::default();
+        let mut p = MovePicker::default();
+        p.staged(Some(4), [Some(5), None], 0, [None; 2], true);
+        p.skip_quiets();
+        assert_eq!(drain(&mut p, &pos, &h), [4, 1, 0]);
+        let mut q = MovePicker::default();
+        q.quiescence(0);
+        assert_eq!(drain(&mut q, &pos, &h), [1, 0]);
     }
 
     #[test]
     fn no_captures_left_means_quiet_moves_only() {
         let mut pos = Wander::new(2);
         pos.captures_left = 0;
-        let h = History::default();
+        let h = Heuristics::default();
         let mut p = MovePicker::default();
-        p.staged(None, [Some(0), None], 0);
+        p.staged(None, [Some(0), None], 0, [None; 2], true);
         assert_eq!(
             drain(&mut p, &pos, &h),
             [2, 3, 4, 5],

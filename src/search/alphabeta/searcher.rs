@@ -1,30 +1,56 @@
 //! The alpha-beta searcher: iterative deepening with aspiration windows, principal variation
-//! search, a transposition table, quiescence search on noisy moves, null-move pruning, check
-//! extension and late-move reductions, over any [`TwoSided`] game.
+//! search, a transposition table, quiescence search on noisy moves, null-move pruning, reverse
+//! futility and razoring, futility / late-move / history / exchange pruning, check and singular
+//! extensions and late-move reductions, over any [`TwoSided`] game.
 
 use std::sync::atomic::AtomicBool;
 
 use crate::search::report::{mate_from_root, nps};
 use crate::search::{Info, Limits, Outcome, Score, TwoSided, INFINITY, MATE, MATE_BOUND};
 
-use super::history::{bonus, History, Killers, MAX_PLY};
+use super::history::{bonus, Heuristics, MAX_PLY};
 use super::movepicker::MovePicker;
+use super::stats::{Counter, Stats};
 use super::timeman::Control;
-use super::transposition::{from_tt, to_tt, Bound, TranspositionTable};
+use super::transposition::{from_tt, to_tt, Bound, TranspositionTable, NO_EVAL};
 
 /// Deepest nominal depth iterative deepening goes to.
 pub const MAX_DEPTH: u32 = 100;
 /// Half-width of the first aspiration window, in centipawns.
-const ASPIRATION: Score = 30;
+const ASPIRATION: Score = 25;
 /// Plies into quiescence within which a side in check searches all its evasions (beyond them
 /// it stands pat like any other side).
 const QS_EVASION_PLIES: u32 = 4;
-/// Reverse futility margin per ply of depth.
-const RFP_MARGIN: Score = 120;
-/// Futility margin per ply of depth.
-const FUTILITY_MARGIN: Score = 150;
+/// Reverse futility: deepest depth, margin per ply.
+const RFP_DEPTH: i32 = 8;
+const RFP_MARGIN: Score = 90;
+/// Razoring: deepest depth, margin per ply.
+const RAZOR_DEPTH: i32 = 3;
+const RAZOR_MARGIN: Score = 250;
+/// Futility of quiet moves: deepest (reduced) depth, base and per-ply margin.
+const FUTILITY_DEPTH: i32 = 7;
+const FUTILITY_BASE: Score = 100;
+const FUTILITY_MARGIN: Score = 110;
+/// Late-move pruning: deepest depth.
+const LMP_DEPTH: i32 = 8;
+/// History pruning: deepest (reduced) depth, and the history (per ply) below which a late
+/// quiet move is skipped.
+const HISTORY_PRUNE_DEPTH: i32 = 3;
+const HISTORY_PRUNE: Score = -2_000;
+/// Exchange pruning: quiet moves losing more than this times the squared reduced depth, noisy
+/// moves losing more than this times the depth, are skipped near the horizon.
+const SEE_QUIET_MARGIN: Score = -25;
+const SEE_NOISY_MARGIN: Score = -90;
+const SEE_PRUNE_DEPTH: i32 = 8;
 /// Quiescence skips a capture when even winning the victim plus this margin stays below alpha.
 const DELTA_MARGIN: Score = 200;
+/// Singular extensions: shallowest depth, and how much shallower the hash entry may be.
+const SINGULAR_DEPTH: i32 = 7;
+const SINGULAR_TT_SLACK: i32 = 3;
+/// History divisor for reductions: a move's history over this changes its reduction by a ply.
+const LMR_HISTORY: Score = 8_000;
+/// Null-move pruning: shallowest depth.
+const NULL_DEPTH: i32 = 3;
 
 /// Switches for the pruning and ordering techniques (all on by default); turning them off gives a
 /// plainer search for testing and comparison.
@@ -34,11 +60,13 @@ pub struct SearchOptions {
     pub use_tt: bool,
     /// Null-move pruning (needs [`TwoSided::make_null`]).
     pub null_move: bool,
-    /// Late-move reductions of quiet moves.
+    /// Late-move reductions.
     pub lmr: bool,
     /// Aspiration windows around the previous iteration's score.
     pub aspiration: bool,
-    /// Reverse futility, futility and late-move pruning near the horizon.
+    /// Selectivity that changes what is searched to which depth: reverse futility, razoring,
+    /// futility, late-move, history and exchange pruning, internal iterative reduction, singular
+    /// extensions and the bound on check extensions (off: every check extends).
     pub pruning: bool,
 }
 
@@ -54,13 +82,77 @@ impl Default for SearchOptions {
     }
 }
 
+/// Late-move reductions, indexed `[depth][moves searched]`, from `0.75 + ln d · ln m / 2.25`.
+struct Reductions {
+    table: Vec<[u8; 64]>,
+}
+
+impl Reductions {
+    fn new() -> Self {
+        let table = (0..64)
+            .map(|d| {
+                let mut row = [0u8; 64];
+                for (m, r) in row.iter_mut().enumerate() {
+                    if d > 0 && m > 0 {
+                        let x = 0.75 + (d as f64).ln() * (m as f64).ln() / 2.25;
+                        *r = x.max(0.0) as u8;
+                    }
+                }
+                row
+            })
+            .collect();
+        Reductions { table }
+    }
+
+    #[inline]
+    fn get(&self, depth: i32, moves: usize) -> i32 {
+        self.table[depth.clamp(0, 63) as usize][moves.min(63)] as i32
+    }
+}
+
+/// Late-move pruning: how many quiet moves a node at `depth` tries, improving or not.
+#[inline]
+fn lmp_limit(depth: i32, improving: bool) -> usize {
+    let d = depth * depth;
+    if improving {
+        (4 + d) as usize
+    } else {
+        (2 + d / 2) as usize
+    }
+}
+
+/// What the search remembers about each ply of the current line.
+#[derive(Clone, Copy, Debug)]
+struct Frame<M> {
+    /// Static evaluation ([`NO_EVAL`] in check).
+    eval: Score,
+    /// History index of the move played from this ply (`None`: null move or none yet).
+    moved: Option<usize>,
+    /// A move not to search at this ply (singular-extension verification).
+    excluded: Option<M>,
+}
+
+impl<M> Default for Frame<M> {
+    fn default() -> Self {
+        Frame {
+            eval: NO_EVAL,
+            moved: None,
+            excluded: None,
+        }
+    }
+}
+
 /// Tables that live from one search to the next.
 struct Tables<M> {
     tt: TranspositionTable<M>,
-    history: History,
-    killers: Killers<M>,
+    heuristics: Heuristics<M>,
     pickers: Vec<MovePicker<M>>,
     pv: Vec<Vec<M>>,
+    frames: Vec<Frame<M>>,
+    /// Per ply: the quiet and the noisy moves searched so far (history maluses on a cutoff).
+    quiets: Vec<Vec<M>>,
+    noisies: Vec<Vec<M>>,
+    reductions: Reductions,
 }
 
 /// An alpha-beta searcher for one game type; keeps its hash table and move-ordering tables between
@@ -73,15 +165,19 @@ pub struct Searcher<G: TwoSided> {
 impl<G: TwoSided> Searcher<G> {
     /// A searcher with a transposition table of `hash_mib` MiB.
     pub fn new(hash_mib: usize) -> Self {
+        let plies = MAX_PLY + 2;
         Searcher {
             tables: Tables {
                 tt: TranspositionTable::new(hash_mib),
-                history: History::default(),
-                killers: Killers::default(),
-                pickers: (0..=MAX_PLY + 1).map(|_| MovePicker::default()).collect(),
-                pv: (0..=MAX_PLY + 1)
+                heuristics: Heuristics::default(),
+                pickers: (0..plies).map(|_| MovePicker::default()).collect(),
+                pv: (0..plies)
                     .map(|_| Vec::with_capacity(MAX_PLY + 1))
                     .collect(),
+                frames: vec![Frame::default(); plies],
+                quiets: (0..plies).map(|_| Vec::new()).collect(),
+                noisies: (0..plies).map(|_| Vec::new()).collect(),
+                reductions: Reductions::new(),
             },
             options: SearchOptions::default(),
         }
@@ -101,8 +197,7 @@ impl<G: TwoSided> Searcher<G> {
     /// Forgets everything learned (a new game: `ucinewgame`, `new`).
     pub fn clear(&mut self) {
         self.tables.tt.clear();
-        self.tables.history.clear();
-        self.tables.killers.clear();
+        self.tables.heuristics.clear();
     }
 
     /// The technique switches in use.
@@ -128,9 +223,9 @@ impl<G: TwoSided> Searcher<G> {
         let mut pos = root.clone();
         let t = &mut self.tables;
         t.tt.new_search();
-        t.history.ensure(pos.history_size());
-        t.history.age();
-        t.killers.clear();
+        t.heuristics.ensure(pos.history_size(), pos.kinds());
+        t.heuristics.age();
+        t.frames.iter_mut().for_each(|f| *f = Frame::default());
         let mut w = Worker {
             t,
             opts: self.options,
@@ -138,8 +233,14 @@ impl<G: TwoSided> Searcher<G> {
             nodes: 0,
             seldepth: 0,
             root_side: pos.ply() % 2,
+            root_depth: 0,
+            stats: Stats::default(),
         };
-        w.iterate(&mut pos, limits, on_info)
+        let out = w.iterate(&mut pos, limits, on_info);
+        if Stats::enabled() {
+            log::info!("{}", w.stats.summary());
+        }
+        out
     }
 }
 
@@ -151,6 +252,9 @@ struct Worker<'a, M> {
     nodes: u64,
     seldepth: usize,
     root_side: usize,
+    /// Nominal depth of the current iteration.
+    root_depth: i32,
+    stats: Stats,
 }
 
 /// What a root iteration found before it finished or was stopped.
@@ -158,6 +262,26 @@ struct RootResult {
     score: Score,
     /// Whether some move's search completed and raised alpha (its score and PV are trustworthy).
     improved: bool,
+}
+
+/// The kind of node a search call is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Node {
+    /// On the principal variation (open window).
+    pv: bool,
+    /// Expected to fail high (a zero-window child of a PV node, or alternate levels below).
+    cut: bool,
+}
+
+const PV: Node = Node {
+    pv: true,
+    cut: false,
+};
+
+impl Node {
+    fn non_pv(cut: bool) -> Node {
+        Node { pv: false, cut }
+    }
 }
 
 impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
@@ -171,8 +295,8 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
         {
             let tt_move = self.t.tt.probe(pos.key()).and_then(|e| e.mv);
             let mut picker = std::mem::take(&mut self.t.pickers[0]);
-            picker.legal(pos, tt_move, [None; 2], &self.t.history, self.root_side);
-            while let Some((mv, _)) = picker.next(pos, &self.t.history) {
+            picker.legal(pos, tt_move, &self.t.heuristics, self.root_side, [None; 2]);
+            while let Some((mv, _)) = picker.next(pos, &self.t.heuristics) {
                 root_moves.push(mv);
             }
             self.t.pickers[0] = picker;
@@ -202,6 +326,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                 break;
             }
             self.seldepth = 0;
+            self.root_depth = depth;
             let mut delta = ASPIRATION;
             let (mut alpha, mut beta) = if self.opts.aspiration && depth >= 4 {
                 ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
@@ -284,15 +409,22 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut improved = false;
+        let in_check = pos.in_check();
+        self.t.frames[0] = Frame {
+            eval: if in_check { NO_EVAL } else { pos.evaluate() },
+            moved: None,
+            excluded: None,
+        };
         for i in 0..root_moves.len() {
             let mv = root_moves[i];
+            self.t.frames[0].moved = Some(pos.history_index(mv));
             pos.make(mv);
             let score = if i == 0 {
-                -self.negamax(pos, depth - 1, 1, -beta, -alpha, true, true)
+                -self.negamax(pos, depth - 1, 1, -beta, -alpha, PV)
             } else {
-                let s = -self.negamax(pos, depth - 1, 1, -alpha - 1, -alpha, false, true);
+                let s = -self.negamax(pos, depth - 1, 1, -alpha - 1, -alpha, Node::non_pv(true));
                 if s > alpha && s < beta {
-                    -self.negamax(pos, depth - 1, 1, -beta, -alpha, true, true)
+                    -self.negamax(pos, depth - 1, 1, -beta, -alpha, PV)
                 } else {
                     s
                 }
@@ -323,9 +455,10 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
             } else {
                 Bound::Upper
             };
+            let eval = self.t.frames[0].eval;
             self.t
                 .tt
-                .store(pos.key(), best_move, to_tt(best, 0), depth, bound);
+                .store_with_eval(pos.key(), best_move, to_tt(best, 0), eval, depth, bound);
         }
         RootResult {
             score: best,
@@ -341,7 +474,32 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
         line.extend_from_slice(&tail[0]);
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// History indices of the moves one and two plies before `ply`.
+    #[inline]
+    fn previous(&self, ply: usize) -> [Option<usize>; 2] {
+        let f = &self.t.frames;
+        [
+            ply.checked_sub(1).and_then(|p| f[p].moved),
+            ply.checked_sub(2).and_then(|p| f[p].moved),
+        ]
+    }
+
+    /// Whether the static evaluation at `ply` is better than two plies before (four if that one
+    /// was in check).
+    #[inline]
+    fn improving(&self, ply: usize, eval: Score) -> bool {
+        if eval == NO_EVAL {
+            return false;
+        }
+        let f = &self.t.frames;
+        let earlier = [2, 4]
+            .iter()
+            .filter_map(|&back| ply.checked_sub(back))
+            .map(|p| f[p].eval)
+            .find(|&e| e != NO_EVAL);
+        earlier.is_none_or(|e| eval > e)
+    }
+
     fn negamax<G: TwoSided<Move = M>>(
         &mut self,
         pos: &mut G,
@@ -349,12 +507,14 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
         ply: usize,
         mut alpha: Score,
         beta: Score,
-        pv_node: bool,
-        null_ok: bool,
+        node: Node,
     ) -> Score {
         self.t.pv[ply].clear();
-        if let Some(s) = pos.rule_outcome() {
-            return mate_from_root(s, ply);
+        let excluded = self.t.frames[ply].excluded;
+        if excluded.is_none() {
+            if let Some(s) = pos.rule_outcome() {
+                return mate_from_root(s, ply);
+            }
         }
         // Mate-distance pruning: no line from here can beat a mate already found nearer the root.
         let mated_here = (-MATE + ply as Score).max(alpha);
@@ -365,7 +525,12 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
             return pos.evaluate();
         }
         let in_check = pos.in_check();
-        if in_check {
+        // Check extension, bounded (with the selective techniques on) to twice the iteration's
+        // depth, so that lines of checks by riders cannot grow without end.
+        if in_check
+            && excluded.is_none()
+            && (!self.opts.pruning || (ply as i32) < 2 * self.root_depth)
+        {
             depth += 1;
         }
         if depth <= 0 {
@@ -375,111 +540,321 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
             return 0;
         }
         self.nodes += 1;
+        self.stats.bump(Counter::Main);
         self.seldepth = self.seldepth.max(ply);
+        let pv_node = node.pv;
 
         let key = pos.key();
-        let entry = if self.opts.use_tt {
+        let entry = if self.opts.use_tt && excluded.is_none() {
             self.t.tt.probe(key)
         } else {
             None
         };
+        self.stats.bump(Counter::TtProbe);
         if let Some(e) = entry {
+            self.stats.bump(Counter::TtHit);
             if !pv_node && e.depth as i32 >= depth {
                 let s = from_tt(e.score, ply);
-                match e.bound {
-                    Bound::Exact => return s,
-                    Bound::Lower if s >= beta => return s,
-                    Bound::Upper if s <= alpha => return s,
-                    _ => {}
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    self.stats.bump(Counter::TtCut);
+                    return s;
                 }
             }
         }
         let tt_move = entry.and_then(|e| e.mv);
+        let tt_score = entry.map(|e| from_tt(e.score, ply));
 
-        // Static evaluation, for the pruning decisions of non-PV nodes out of check.
-        let prunable = !pv_node && !in_check && beta.abs() < MATE_BOUND && alpha.abs() < MATE_BOUND;
-        let eval = if prunable { pos.evaluate() } else { 0 };
-        // Reverse futility: far enough above beta near the horizon, the node fails high.
-        if self.opts.pruning && prunable && depth <= 3 && eval - RFP_MARGIN * depth >= beta {
-            return eval;
-        }
-        // Futility: too far below alpha near the horizon for a quiet move to help.
-        let futile = self.opts.pruning
-            && prunable
-            && depth <= 2
-            && eval + FUTILITY_MARGIN * depth + FUTILITY_MARGIN / 2 <= alpha;
-        // Late-move pruning: near the horizon only the first quiet moves are tried.
-        let late_limit = if self.opts.pruning && prunable && depth <= 3 {
-            4 + 3 * (depth * depth) as usize
+        // Static evaluation (from the table when stored), refined by a table bound on its side.
+        let raw_eval = if in_check {
+            NO_EVAL
+        } else if excluded.is_some() {
+            self.t.frames[ply].eval
         } else {
-            usize::MAX
+            match entry {
+                Some(e) if e.eval != NO_EVAL => e.eval,
+                _ => pos.evaluate(),
+            }
         };
+        let mut eval = raw_eval;
+        if let (Some(e), Some(s), false) = (entry, tt_score, in_check) {
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s > eval,
+                Bound::Upper => s < eval,
+            };
+            if usable && s.abs() < MATE_BOUND {
+                eval = s;
+            }
+        }
+        self.t.frames[ply].eval = raw_eval;
+        self.t.frames[ply + 1].excluded = None;
+        let improving = self.improving(ply, raw_eval);
+        let selective = self.opts.pruning;
+        let prunable = !pv_node && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND;
 
+        if selective && prunable {
+            // Reverse futility: far enough above beta near the horizon, the node fails high.
+            if depth <= RFP_DEPTH
+                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+                && eval < MATE_BOUND
+            {
+                self.stats.bump(Counter::Rfp);
+                return eval;
+            }
+            // Razoring: hopelessly below alpha, only a capture sequence could help.
+            if depth <= RAZOR_DEPTH && eval + RAZOR_MARGIN * depth < alpha {
+                let s = self.qsearch(pos, ply, alpha - 1, alpha, 0);
+                if self.control.stopped() {
+                    return 0;
+                }
+                if s < alpha {
+                    return s;
+                }
+            }
+        }
+
+        let null_ok = self.t.frames[ply.saturating_sub(1)].moved.is_some() || ply == 0;
         if self.opts.null_move
-            && null_ok
             && prunable
-            && depth >= 3
+            && null_ok
+            && depth >= NULL_DEPTH
             && eval >= beta
+            && raw_eval >= beta - 20 * depth + 200
             && pos.make_null()
         {
-            let r = 2 + depth / 4;
-            let s = -self.negamax(pos, depth - 1 - r, ply + 1, -beta, -beta + 1, false, false);
+            let r = (3 + depth / 3 + ((eval - beta) / 200).min(3)).min(depth);
+            self.stats.bump(Counter::NullTry);
+            self.t.frames[ply].moved = None;
+            let s = -self.negamax(
+                pos,
+                depth - r,
+                ply + 1,
+                -beta,
+                -beta + 1,
+                Node::non_pv(!node.cut),
+            );
             pos.unmake_null();
             if self.control.stopped() {
                 return 0;
             }
             if s >= beta {
+                self.stats.bump(Counter::NullCut);
                 return if s >= MATE_BOUND { beta } else { s };
             }
         }
 
+        // Internal iterative reduction: without a hash move, a deep node is searched less deeply.
+        if selective
+            && excluded.is_none()
+            && tt_move.is_none()
+            && depth >= 4
+            && (pv_node || node.cut)
+        {
+            depth -= 1;
+        }
+
         let side = (self.root_side + ply) % 2;
+        let prev = self.previous(ply);
+        let split = pos.exact_see();
         let mut picker = std::mem::take(&mut self.t.pickers[ply]);
-        picker.staged(tt_move, self.t.killers.get(ply), side);
+        let killers = self.t.heuristics.killers.get(ply);
+        picker.staged(tt_move, killers, side, prev, split);
+        let mut quiets = std::mem::take(&mut self.t.quiets[ply]);
+        let mut noisies = std::mem::take(&mut self.t.noisies[ply]);
+        quiets.clear();
+        noisies.clear();
+
+        // Quiet moves are hopeless when even the first one, barely reduced, stays futile: do not
+        // generate them at all.
+        let futility = |lmr_depth: i32| eval + FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth;
+        let mut pruned = false;
+        if selective && prunable && depth - 1 <= FUTILITY_DEPTH && futility(depth - 1) <= alpha {
+            picker.skip_quiets();
+            pruned = true;
+        }
+        let lmp = if selective && !pv_node && !in_check && depth <= LMP_DEPTH {
+            lmp_limit(depth, improving)
+        } else {
+            usize::MAX
+        };
+
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        let mut searched = 0;
-        let mut pruned = false;
-        while let Some((mv, order)) = picker.next(pos, &self.t.history) {
-            let quiet = pos.is_quiet(mv);
-            let late = MovePicker::<M>::is_late_quiet_score(order);
-            pos.make(mv);
-            let gives_check = pos.in_check();
-            if searched > 0 && quiet && late && !gives_check && (futile || searched >= late_limit) {
-                pos.unmake();
-                pruned = true;
+        let mut searched = 0usize;
+        let mut quiet_count = 0usize;
+        while let Some((mv, order)) = picker.next(pos, &self.t.heuristics) {
+            if Some(mv) == excluded {
                 continue;
             }
-            let new_depth = depth - 1;
+            let quiet = pos.is_quiet(mv);
+            let index = pos.history_index(mv);
+            let history = if quiet {
+                self.t.heuristics.quiet_score(side, index, prev)
+            } else {
+                self.t
+                    .heuristics
+                    .capture
+                    .get(side, index, pos.captured_kind(mv))
+            };
+            let late = MovePicker::<M>::is_late_score(order);
+            let reduction = self.t.reductions.get(depth, searched + 1);
+            // Pruning of moves near the horizon, once a move that does not lose by force is known.
+            if selective && !in_check && best > -MATE_BOUND && ply > 0 {
+                let lmr_depth = (depth - 1 - reduction).max(0);
+                if quiet && late {
+                    if quiet_count >= lmp {
+                        picker.skip_quiets();
+                        pruned = true;
+                        self.stats.bump(Counter::Pruned);
+                        continue;
+                    }
+                    if !pv_node
+                        && lmr_depth <= HISTORY_PRUNE_DEPTH
+                        && history < HISTORY_PRUNE * depth
+                    {
+                        pruned = true;
+                        self.stats.bump(Counter::Pruned);
+                        continue;
+                    }
+                    if lmr_depth <= FUTILITY_DEPTH && futility(lmr_depth) <= alpha {
+                        picker.skip_quiets();
+                        pruned = true;
+                        self.stats.bump(Counter::Pruned);
+                        continue;
+                    }
+                    if split
+                        && lmr_depth <= SEE_PRUNE_DEPTH
+                        && !pos.see_ge(mv, SEE_QUIET_MARGIN * lmr_depth * lmr_depth)
+                    {
+                        pruned = true;
+                        self.stats.bump(Counter::Pruned);
+                        continue;
+                    }
+                } else if !quiet
+                    && Some(mv) != tt_move
+                    && split
+                    && depth <= SEE_PRUNE_DEPTH
+                    && !pos.see_ge(mv, SEE_NOISY_MARGIN * depth)
+                {
+                    pruned = true;
+                    self.stats.bump(Counter::Pruned);
+                    continue;
+                }
+            }
+
+            // Singular extension: the hash move is the only good move if every other move fails
+            // low against a bound a little below its score.
+            let mut extension = 0;
+            if selective
+                && Some(mv) == tt_move
+                && excluded.is_none()
+                && ply > 0
+                && depth >= SINGULAR_DEPTH
+                && (ply as i32) < 2 * self.root_depth
+            {
+                if let (Some(e), Some(s)) = (entry, tt_score) {
+                    if e.bound != Bound::Upper
+                        && e.depth as i32 >= depth - SINGULAR_TT_SLACK
+                        && s.abs() < MATE_BOUND
+                    {
+                        self.stats.bump(Counter::SingularTry);
+                        let singular_beta = s - 2 * depth;
+                        self.t.frames[ply].excluded = Some(mv);
+                        let v = self.negamax(
+                            pos,
+                            (depth - 1) / 2,
+                            ply,
+                            singular_beta - 1,
+                            singular_beta,
+                            Node::non_pv(node.cut),
+                        );
+                        self.t.frames[ply].excluded = None;
+                        self.t.frames[ply].eval = raw_eval;
+                        if self.control.stopped() {
+                            self.finish_node(ply, picker, quiets, noisies);
+                            return 0;
+                        }
+                        if v < singular_beta {
+                            self.stats.bump(Counter::SingularExt);
+                            extension = 1;
+                        } else if singular_beta >= beta {
+                            // Multi-cut: another move beats beta as well.
+                            self.finish_node(ply, picker, quiets, noisies);
+                            return singular_beta;
+                        }
+                    }
+                }
+            }
+
+            self.t.frames[ply].moved = Some(index);
+            pos.make(mv);
+            let gives_check = pos.in_check();
+            searched += 1;
+            if quiet {
+                quiet_count += 1;
+            }
+            let new_depth = depth - 1 + extension;
             let mut score;
-            if searched == 0 {
-                score = -self.negamax(pos, new_depth, ply + 1, -beta, -alpha, pv_node, true);
+            if searched == 1 {
+                let child = if pv_node { PV } else { Node::non_pv(!node.cut) };
+                score = -self.negamax(pos, new_depth, ply + 1, -beta, -alpha, child);
             } else {
                 let mut r = 0;
                 if self.opts.lmr
                     && depth >= 3
-                    && searched >= 3
-                    && quiet
-                    && !in_check
-                    && !gives_check
-                    && late
+                    && searched > 1 + pv_node as usize
+                    && (late || !quiet)
                 {
-                    r = 1 + (searched >= 8) as i32 + (depth >= 8) as i32 - pv_node as i32;
-                    r = r.clamp(0, new_depth - 1);
+                    r = reduction;
+                    if quiet {
+                        r -= history / LMR_HISTORY;
+                    } else {
+                        // Captures: reduced only when losing by exchange (ordered last) or deep
+                        // in the list, and less.
+                        r = if order < 0 { r } else { r / 2 };
+                    }
+                    r += !improving as i32;
+                    r += node.cut as i32;
+                    r -= pv_node as i32;
+                    r -= gives_check as i32;
+                    r -= MovePicker::<M>::is_killer_score(order) as i32;
+                    r = r.clamp(0, (new_depth - 1).max(0));
                 }
-                score = -self.negamax(pos, new_depth - r, ply + 1, -alpha - 1, -alpha, false, true);
+                if r > 0 {
+                    self.stats.bump(Counter::Reduced);
+                }
+                score = -self.negamax(
+                    pos,
+                    new_depth - r,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    Node::non_pv(true),
+                );
                 if score > alpha && r > 0 {
-                    score = -self.negamax(pos, new_depth, ply + 1, -alpha - 1, -alpha, false, true);
+                    self.stats.bump(Counter::ReSearch);
+                    score = -self.negamax(
+                        pos,
+                        new_depth,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        Node::non_pv(!node.cut),
+                    );
                 }
                 if score > alpha && score < beta && pv_node {
-                    score = -self.negamax(pos, new_depth, ply + 1, -beta, -alpha, true, true);
+                    score = -self.negamax(pos, new_depth, ply + 1, -beta, -alpha, PV);
                 }
             }
             pos.unmake();
-            searched += 1;
             if self.control.stopped() {
-                self.t.pickers[ply] = picker;
+                self.finish_node(ply, picker, quiets, noisies);
                 return 0;
             }
             if score > best {
@@ -487,32 +862,41 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                 if score > alpha {
                     alpha = score;
                     best_move = Some(mv);
-                    self.update_pv(ply, mv);
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
                     if score >= beta {
-                        if quiet {
-                            self.t.killers.add(ply, mv);
-                            let b = bonus(depth);
-                            for &other in picker.yielded() {
-                                if other != mv && pos.is_quiet(other) {
-                                    self.t.history.update(side, pos.history_index(other), -b);
-                                }
-                            }
-                            self.t.history.update(side, pos.history_index(mv), b);
+                        self.stats.bump(Counter::FailHigh);
+                        if searched == 1 {
+                            self.stats.bump(Counter::FailHighFirst);
                         }
+                        self.reward(pos, ply, side, depth, mv, quiet, &quiets, &noisies);
                         break;
                     }
                 }
             }
+            if quiet {
+                if quiets.len() < 64 {
+                    quiets.push(mv);
+                }
+            } else if noisies.len() < 32 {
+                noisies.push(mv);
+            }
         }
-        self.t.pickers[ply] = picker;
+        self.finish_node(ply, picker, quiets, noisies);
         if searched == 0 {
-            return mate_from_root(pos.no_moves_score(), ply);
+            if excluded.is_some() {
+                return alpha;
+            }
+            if !pruned {
+                return mate_from_root(pos.no_moves_score(), ply);
+            }
         }
         // Pruned moves are assumed to fail low: the node's upper bound is alpha, not lower.
         if pruned && best < original_alpha {
             best = original_alpha;
         }
-        if self.opts.use_tt {
+        if self.opts.use_tt && excluded.is_none() {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > original_alpha {
@@ -522,9 +906,49 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
             };
             self.t
                 .tt
-                .store(key, best_move, to_tt(best, ply), depth, bound);
+                .store_with_eval(key, best_move, to_tt(best, ply), raw_eval, depth, bound);
         }
         best
+    }
+
+    /// Gives the per-ply buffers back after a node.
+    fn finish_node(&mut self, ply: usize, picker: MovePicker<M>, quiets: Vec<M>, noisies: Vec<M>) {
+        self.t.pickers[ply] = picker;
+        self.t.quiets[ply] = quiets;
+        self.t.noisies[ply] = noisies;
+    }
+
+    /// History updates after `mv` caused a cutoff at `depth`: a bonus for it, a malus for the
+    /// moves of its kind searched before it (and for the noisy ones, whatever cut).
+    #[allow(clippy::too_many_arguments)]
+    fn reward<G: TwoSided<Move = M>>(
+        &mut self,
+        pos: &G,
+        ply: usize,
+        side: usize,
+        depth: i32,
+        mv: M,
+        quiet: bool,
+        quiets: &[M],
+        noisies: &[M],
+    ) {
+        let b = bonus(depth);
+        let prev = self.previous(ply);
+        let h = &mut self.t.heuristics;
+        if quiet {
+            h.killers.add(ply, mv);
+            h.update_quiet(side, pos.history_index(mv), prev, b);
+            for &q in quiets {
+                h.update_quiet(side, pos.history_index(q), prev, -b);
+            }
+        } else {
+            h.capture
+                .update(side, pos.history_index(mv), pos.captured_kind(mv), b);
+        }
+        for &n in noisies {
+            h.capture
+                .update(side, pos.history_index(n), pos.captured_kind(n), -b);
+        }
     }
 
     fn qsearch<G: TwoSided<Move = M>>(
@@ -540,6 +964,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
             return 0;
         }
         self.nodes += 1;
+        self.stats.bump(Counter::Quiescence);
         self.seldepth = self.seldepth.max(ply);
         if let Some(s) = pos.rule_outcome() {
             return mate_from_root(s, ply);
@@ -548,48 +973,86 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
             return pos.evaluate();
         }
         let key = pos.key();
-        if self.opts.use_tt {
-            if let Some(e) = self.t.tt.probe(key) {
-                let s = from_tt(e.score, ply);
-                match e.bound {
-                    Bound::Exact => return s,
-                    Bound::Lower if s >= beta => return s,
-                    Bound::Upper if s <= alpha => return s,
-                    _ => {}
-                }
+        let entry = if self.opts.use_tt {
+            self.t.tt.probe(key)
+        } else {
+            None
+        };
+        if let Some(e) = entry {
+            let s = from_tt(e.score, ply);
+            match e.bound {
+                Bound::Exact => return s,
+                Bound::Lower if s >= beta => return s,
+                Bound::Upper if s <= alpha => return s,
+                _ => {}
             }
         }
         let original_alpha = alpha;
-        // Evasions only near the horizon: chains of checks must not grow without bound.
-        let in_check = qply < QS_EVASION_PLIES && pos.in_check();
+        // Evasions only near the horizon: chains of checks must not grow without bound. A side
+        // in check beyond that stands pat; that result depends on the path, so it is not stored.
+        let checked = pos.in_check();
+        let in_check = qply < QS_EVASION_PLIES && checked;
+        let store = self.opts.use_tt && (in_check || !checked);
+        let side = (self.root_side + ply) % 2;
         let mut picker = std::mem::take(&mut self.t.pickers[ply]);
         let mut best;
+        let mut raw_eval = NO_EVAL;
+        let exact = pos.exact_see();
         if in_check {
-            let side = (self.root_side + ply) % 2;
-            picker.legal(pos, None, [None; 2], &self.t.history, side);
+            self.stats.bump(Counter::QsEvasion);
+            let prev = self.previous(ply);
+            picker.legal(pos, None, &self.t.heuristics, side, prev);
             if picker.is_empty() {
                 self.t.pickers[ply] = picker;
                 return mate_from_root(pos.no_moves_score(), ply);
             }
             best = -INFINITY;
         } else {
-            best = pos.evaluate();
+            raw_eval = match entry {
+                Some(e) if e.eval != NO_EVAL => e.eval,
+                _ => pos.evaluate(),
+            };
+            best = raw_eval;
+            if let (Some(e), false) = (entry, checked) {
+                let s = from_tt(e.score, ply);
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s > best,
+                    Bound::Upper => s < best,
+                };
+                if usable && s.abs() < MATE_BOUND {
+                    best = s;
+                }
+            }
             if best >= beta {
                 self.t.pickers[ply] = picker;
+                if store && entry.is_none() {
+                    self.t.tt.store_with_eval(
+                        key,
+                        None,
+                        to_tt(best, ply),
+                        raw_eval,
+                        0,
+                        Bound::Lower,
+                    );
+                }
                 return best;
             }
             alpha = alpha.max(best);
-            picker.noisy(pos);
+            picker.quiescence(side);
         }
         let stand_pat = best;
         let mut best_move = None;
-        while let Some((mv, _)) = picker.next(pos, &self.t.history) {
+        while let Some((mv, _)) = picker.next(pos, &self.t.heuristics) {
             // Delta pruning: a capture that cannot lift the score near alpha is not tried.
-            // Captures that lose material by static exchange are not tried either.
+            // Captures that lose material by static exchange are not tried either (the picker
+            // drops them itself when the game's exchange evaluation is exact).
             if !in_check {
                 let victim = pos.victim_value(mv);
-                if (victim > 0 && stand_pat + victim + DELTA_MARGIN <= alpha) || !pos.see_ge(mv, 0)
+                if (victim > 0 && stand_pat + victim + DELTA_MARGIN <= alpha)
+                    || (!exact && !pos.see_ge(mv, 0))
                 {
+                    self.stats.bump(Counter::QsPruned);
                     continue;
                 }
             }
@@ -613,7 +1076,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
             }
         }
         self.t.pickers[ply] = picker;
-        if self.opts.use_tt {
+        if store {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > original_alpha && best_move.is_some() {
@@ -621,7 +1084,9 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
             } else {
                 Bound::Upper
             };
-            self.t.tt.store(key, best_move, to_tt(best, ply), 0, bound);
+            self.t
+                .tt
+                .store_with_eval(key, best_move, to_tt(best, ply), raw_eval, 0, bound);
         }
         best
     }

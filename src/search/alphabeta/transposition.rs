@@ -7,6 +7,13 @@ use crate::search::{Score, MATE_BOUND};
 /// Entries per bucket; a position may sit in any entry of the bucket its key selects.
 pub const BUCKET: usize = 4;
 
+/// The stored static evaluation of a position that was not evaluated (in check).
+pub const NO_EVAL: Score = Score::MIN;
+
+/// A same-position result shallower than the stored one by more than this many plies does not
+/// replace it (unless exact, or the stored one is from an older search).
+const KEEP_DEEPER: i32 = 3;
+
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -27,6 +34,8 @@ pub struct Entry<M> {
     pub mv: Option<M>,
     /// Score, mate scores counted from this position (see [`to_tt`]).
     pub score: Score,
+    /// Static evaluation of the position ([`NO_EVAL`] when it was in check).
+    pub eval: Score,
     /// Depth the score was searched to.
     pub depth: i16,
     /// What kind of bound the score is.
@@ -113,14 +122,41 @@ impl<M: Copy> TranspositionTable<M> {
             .copied()
     }
 
-    /// Stores a result. The same position is overwritten (keeping its old move when the new result
-    /// has none); otherwise an empty entry, or the shallowest entry of an older search, is replaced.
+    /// Stores a result without a static evaluation (see [`store_with_eval`](Self::store_with_eval)).
     pub fn store(&mut self, key: u64, mv: Option<M>, score: Score, depth: i32, bound: Bound) {
+        self.store_with_eval(key, mv, score, NO_EVAL, depth, bound);
+    }
+
+    /// Stores a result with the position's static evaluation. The same position is overwritten
+    /// (keeping its old move when the new result has none) unless the new result is much
+    /// shallower, not exact, and the old one is from this search; otherwise an empty entry, or the
+    /// entry of least worth (depth, less four plies per search of age), is replaced.
+    pub fn store_with_eval(
+        &mut self,
+        key: u64,
+        mv: Option<M>,
+        score: Score,
+        eval: Score,
+        depth: i32,
+        bound: Bound,
+    ) {
         let generation = self.generation;
         let i = self.index(key);
         let bucket = &mut self.buckets[i];
         let slot = match bucket.iter().position(|e| e.is_some_and(|e| e.key == key)) {
-            Some(same) => same,
+            Some(same) => {
+                let old = bucket[same].expect("found");
+                if bound != Bound::Exact
+                    && old.generation == generation
+                    && depth + KEEP_DEEPER < old.depth as i32
+                {
+                    if mv.is_some() {
+                        bucket[same] = Some(Entry { mv, ..old });
+                    }
+                    return;
+                }
+                same
+            }
             None => match bucket.iter().position(Option::is_none) {
                 Some(empty) => empty,
                 None => {
@@ -138,6 +174,7 @@ impl<M: Copy> TranspositionTable<M> {
             key,
             mv: mv.or(old_mv),
             score,
+            eval,
             depth: depth.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
             bound,
             generation,
@@ -197,17 +234,25 @@ mod tests {
     fn store_probe_and_key_check() {
         let mut tt = TranspositionTable::<u16>::new(1);
         assert!(tt.capacity() > 1000);
-        tt.store(42, Some(7), 15, 3, Bound::Exact);
+        tt.store_with_eval(42, Some(7), 15, 11, 3, Bound::Exact);
         let e = tt.probe(42).unwrap();
         assert_eq!(
-            (e.mv, e.score, e.depth, e.bound),
-            (Some(7), 15, 3, Bound::Exact)
+            (e.mv, e.score, e.eval, e.depth, e.bound),
+            (Some(7), 15, 11, 3, Bound::Exact)
         );
         assert_eq!(tt.probe(43), None);
         // A result without a move keeps the move already known for the position.
-        tt.store(42, None, -5, 4, Bound::Upper);
+        tt.store_with_eval(42, None, -5, 11, 4, Bound::Upper);
         let e = tt.probe(42).unwrap();
         assert_eq!((e.mv, e.score, e.bound), (Some(7), -5, Bound::Upper));
+        // A much shallower bound of this search keeps the deep result (but takes a new move).
+        tt.store_with_eval(42, Some(9), 100, 11, 0, Bound::Lower);
+        let e = tt.probe(42).unwrap();
+        assert_eq!((e.mv, e.score, e.depth), (Some(9), -5, 4));
+        // From a later search, it replaces it.
+        tt.new_search();
+        tt.store_with_eval(42, None, 100, 11, 0, Bound::Lower);
+        assert_eq!(tt.probe(42).unwrap().score, 100);
         tt.clear();
         assert_eq!(tt.probe(42), None);
     }
