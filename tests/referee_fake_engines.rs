@@ -150,7 +150,7 @@ fn hang_past_the_timeout_is_a_loss() {
         2,
         TimeControl::Nodes(100),
     );
-    cfg.settings.hang = Duration::from_secs(3);
+    cfg.settings.hang = Duration::from_secs(5);
     faulty_pair_with(cfg, "hang");
 }
 

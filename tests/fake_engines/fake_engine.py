@@ -206,10 +206,11 @@ def uci():
             if behaviour == "answer-before-go":
                 out("bestmove a1")
             if behaviour == "close-stdin":
-                # The readyok for the isready already in the pipe, then no more input.
+                # Take the isready that follows, close the input, then answer it: every
+                # write the referee makes after the readyok finds the input closed.
                 sys.stdin.readline()
-                out("readyok")
                 os.close(0)
+                out("readyok")
                 time.sleep(3600)
         elif w[0] == "setoption":
             if behaviour == "refuse-options":
