@@ -91,7 +91,7 @@ fn bad_definitions_are_refused_naming_the_token() {
     let cases = [
         (format!("{base} colour=red"), "colour=red"),
         (format!("{base} bishop:B:X:b:c1"), "bishop:B:X:b:c1"),
-        (format!("{base} bishop:B:pB:b:c1"), "bishop:B:pB:b:c1"),
+        (format!("{base} bishop:B:tB:b:c1"), "bishop:B:tB:b:c1"),
         (format!("{base} bishop:B:B:b:z1"), "z1"),
         (format!("{base} bishop:B:B:b:c9"), "c9"),
         (format!("{base} bishop:B:B:b:e1"), "e1"),
@@ -103,12 +103,18 @@ fn bad_definitions_are_refused_naming_the_token() {
         (format!("{base} bishop:K:B:b:c1"), "bishop:K:B:b:c1"),
         (format!("{base} bishop:B:B"), "bishop:B:B"),
         (format!("{base} junk"), "junk"),
-        ("ranks=8 royal=K king:K:K:king:e1".to_string(), "files"),
+        (
+            "files=0 ranks=8 royal=K king:K:K:king:e1".to_string(),
+            "files=0",
+        ),
         (
             "files=40 ranks=8 royal=K king:K:K:king:e1".to_string(),
             "files=40",
         ),
-        ("files=8 ranks=8 king:K:K:king:e1".to_string(), "royal"),
+        (
+            "files=8 ranks=8 royal=Q king:K:K:king:e1".to_string(),
+            "royal=Q",
+        ),
     ];
     for (text, token) in &cases {
         let err = Variant::from_definition(text).unwrap_err();

@@ -50,6 +50,88 @@ impl SpiderEngine {
     }
 }
 
+/// XBoard's piece types in the order of its `setup` piece-to-letter table (22 per side), with the
+/// Betza moves of the type's usual piece, used to give each piece of a loaded variant a fitting
+/// image; the royal piece takes the last (king) slot.
+const XBOARD_TYPES: [&str; 22] = [
+    "fmWfceFifmnD", // pawn
+    "N",            // knight
+    "B",            // bishop
+    "R",            // rook
+    "Q",            // queen
+    "F",            // ferz
+    "A",            // alfil
+    "BN",           // angel (archbishop)
+    "RN",           // marshall (chancellor)
+    "W",            // wazir
+    "K",            // man (commoner)
+    "mRcpR",        // cannon
+    "NN",           // nightrider
+    "QN",           // cardinal (amazon)
+    "RF",           // dragon
+    "gQ",           // grasshopper
+    "FfW",          // silver
+    "",             // falcon
+    "fR",           // lance
+    "",             // cobra
+    "",             // unicorn
+    "",             // king
+];
+
+/// The lines that define a loaded variant for XBoard after `variant NAME` (XBoard's
+/// engine-defined variants): `setup (PIECETOCHAR) WxH+POCKET_fairy FEN` with each piece's letter
+/// in the slot of a fitting XBoard piece type, then `piece LETTER& BETZA` per piece so that XBoard
+/// tests legality itself. `None` where XBoard cannot show the variant (more than 16 files or
+/// ranks, more than 22 piece types).
+pub fn xboard_setup(variant: &Arc<Variant>) -> Option<Vec<String>> {
+    let def = variant.definition();
+    if def.files > 16 || def.ranks > 16 || def.pieces.len() > XBOARD_TYPES.len() {
+        return None;
+    }
+    let mut slots: [Option<char>; 22] = [None; 22];
+    let mut placed = vec![false; def.pieces.len()];
+    let royal = def.pieces.iter().position(|p| p.letter == def.royal)?;
+    slots[21] = Some(def.royal);
+    placed[royal] = true;
+    // First pieces whose moves are those of an XBoard type, then the others in free slots.
+    for (k, p) in def.pieces.iter().enumerate() {
+        if placed[k] {
+            continue;
+        }
+        let wanted = if Some(k) == def.pawn { Some(0) } else { None }.or_else(|| {
+            XBOARD_TYPES[..21]
+                .iter()
+                .position(|b| !b.is_empty() && *b == p.betza)
+        });
+        if let Some(slot) = wanted.filter(|&s| slots[s].is_none()) {
+            slots[slot] = Some(p.letter);
+            placed[k] = true;
+        }
+    }
+    for (k, p) in def.pieces.iter().enumerate() {
+        if !placed[k] {
+            let free = (0..21).rev().find(|&s| slots[s].is_none())?;
+            slots[free] = Some(p.letter);
+        }
+    }
+    let white: String = slots.iter().map(|s| s.unwrap_or('.')).collect();
+    let table = format!("{white}{}", white.to_ascii_lowercase());
+    let pocket = if variant.has_drops() {
+        def.pieces.len() - 1
+    } else {
+        0
+    };
+    let fen = Position::startpos(variant).to_fen();
+    let mut lines = vec![format!(
+        "setup ({table}) {}x{}+{pocket}_fairy {fen}",
+        def.files, def.ranks
+    )];
+    for p in &def.pieces {
+        lines.push(format!("piece {}& {}", p.letter, p.betza));
+    }
+    Some(lines)
+}
+
 /// Seat numbers of the protocol: White is seat 1, Black seat 2.
 fn seat(color: Color) -> usize {
     match color {
@@ -68,6 +150,13 @@ impl EngineGame for SpiderEngine {
 
     fn variants(&self) -> Vec<String> {
         self.variants.iter().map(|v| v.name().to_string()).collect()
+    }
+
+    fn cecp_variant_setup(&self, variant: &str) -> Vec<String> {
+        self.variant(variant)
+            .ok()
+            .and_then(xboard_setup)
+            .unwrap_or_default()
     }
 
     fn start_position(&self, variant: &str) -> Result<Position, String> {
@@ -267,6 +356,32 @@ mod tests {
         assert!(reports >= 1);
         assert!(engine.outcome(&pos).is_none());
         assert!(engine.start_position("no-such-variant").is_err());
+    }
+
+    #[test]
+    fn loaded_variants_are_defined_for_xboard() {
+        let capablanca = "files=10 ranks=8 promoChoice=QCARBN royal=8 Pawn::::a2-j2 \
+            Knight:N:::b1,i1 Bishop::::d1,g1 Rook::::a1,j1 Archbishop::::c1 Chancellor::::h1 \
+            Queen::::e1 King::KisO3::f1";
+        let v = Arc::new(
+            Variant::from_definition(capablanca)
+                .unwrap()
+                .with_name("capa"),
+        );
+        let engine = SpiderEngine::new(vec![v], 1);
+        let lines = engine.cecp_variant_setup("capa");
+        assert_eq!(
+            lines[0],
+            "setup (PNBRQ..AC............Kpnbrq..ac............k) 10x8+0_fairy \
+             rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1"
+        );
+        assert!(lines.contains(&"piece K& KisO3".to_string()));
+        assert!(lines.contains(&"piece P& fmWfceFifmnD".to_string()));
+        assert_eq!(lines.len(), 1 + 8);
+        assert!(
+            engine.cecp_variant_setup("spider-chess").is_empty(),
+            "25x19 is too big"
+        );
     }
 
     #[test]

@@ -231,6 +231,7 @@ impl<G: EngineGame> CecpSession<G> {
                     .cloned()
                     .ok_or_else(|| CommandError::new("unknown variant"))?;
                 let pos = game.start_position(&name).map_err(CommandError::new)?;
+                core.out.lines(&game.cecp_variant_setup(&name));
                 self.variant = name;
                 self.set_position(pos);
             }

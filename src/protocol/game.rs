@@ -239,6 +239,13 @@ pub trait EngineGame: Send + 'static {
         report: &mut dyn FnMut(SearchReport),
     ) -> Option<Self::Move>;
 
+    /// Lines the engine sends in the CECP dialect right after accepting `variant NAME`: XBoard's
+    /// `setup` and `piece` commands that define a variant the GUI does not know (engine-defined
+    /// variants). None by default.
+    fn cecp_variant_setup(&self, _variant: &str) -> Vec<String> {
+        Vec::new()
+    }
+
     /// Writes a principal variation as move texts, each in the position it is played from.
     fn pv_text(&self, pos: &Self::Position, pv: &[Self::Move]) -> Vec<String> {
         let mut p = pos.clone();

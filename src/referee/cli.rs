@@ -79,6 +79,10 @@ MATCH OPTIONS (defaults in brackets):
                          [spider-chess]
   --setup NAME           setup / variant / player count [solar-chess: duel, space-wars: 4,
                          race: 3]
+  --variant FILE         spider-chess: load an Interactive Diagram definition as the setup named
+                         after the file (repeatable; the first is the default setup); the
+                         project's own engine gets it too (other engines: by name, UCI_Variant)
+                         [none]
   --engine SPEC          name=N,cmd=CMD[,dir=D][,proto=uci|xboard][,option.NAME=VALUE]...
                          once per engine [none: the project's own engine, twice; proto uci]
   --each PARTS           parts added to every engine, e.g. option.Hash=16 [none]
@@ -252,6 +256,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
     }
     let mut game = GameKind::SpiderChess;
     let mut setup = None;
+    let mut variant_files: Vec<String> = Vec::new();
     let mut engine_texts: Vec<String> = Vec::new();
     let mut each: Vec<String> = Vec::new();
     let mut games = 2u64;
@@ -280,7 +285,9 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         if flag == "--help" || flag == "-h" {
             return Ok(Command::Help);
         }
-        if !matches!(flag, "--engine" | "--each") && !seen_flags.insert(flag.to_string()) {
+        if !matches!(flag, "--engine" | "--each" | "--variant")
+            && !seen_flags.insert(flag.to_string())
+        {
             return Err(format!("{flag} is given twice"));
         }
         let value = it
@@ -298,6 +305,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         match flag {
             "--game" => game = GameKind::parse(value)?,
             "--setup" => setup = Some(value.to_string()),
+            "--variant" => variant_files.push(value.to_string()),
             "--engine" => engine_texts.push(value.to_string()),
             "--each" => each.push(value.to_string()),
             "--games" => games = parse_int(flag, value, 1, 1_000_000_000)?,
@@ -335,9 +343,34 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             _ => return Err(format!("unknown option {flag:?} (see orrery --help)")),
         }
     }
+    if !variant_files.is_empty() && game != GameKind::SpiderChess {
+        return Err("--variant loads spider-chess variants: give --game spider-chess".into());
+    }
+    let mut variant_names = Vec::new();
+    for file in &variant_files {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("--variant {file}: {e}"))?;
+        let name = std::path::Path::new(file)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .ok_or_else(|| format!("--variant {file}: no file name"))?
+            .to_string();
+        super::spider_game::register_variant(&name, &text)
+            .map_err(|e| format!("--variant {file}: {e}"))?;
+        variant_names.push(name);
+    }
+    if setup.is_none() {
+        setup = variant_names.first().cloned();
+    }
     let builtin = engine_texts.is_empty();
     let mut engines = if builtin {
-        builtin_engines(game)?
+        let mut list = builtin_engines(game)?;
+        for e in list.iter_mut() {
+            for file in &variant_files {
+                e.cmd
+                    .push_str(&format!(" --variant '{}'", file.replace('\'', "'\\''")));
+            }
+        }
+        list
     } else {
         let mut v = Vec::new();
         for t in &engine_texts {
@@ -542,5 +575,30 @@ mod tests {
         ] {
             assert!(parse_args(&args(bad)).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn variant_files_become_setups_and_reach_the_builtin_engine() {
+        let dir = std::env::temp_dir().join(format!("orrery-cli-variant-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("cli-minichess.txt");
+        std::fs::write(
+            &file,
+            "files=5 ranks=5 pawn::fmWfcF::a2-e2 rook::::a1 king::K::e1",
+        )
+        .unwrap();
+        let path = file.to_str().unwrap();
+        let Command::Match(m) = parse_args(&args(&format!("--variant {path}"))).unwrap() else {
+            panic!()
+        };
+        assert_eq!(m.settings.setup.as_deref(), Some("cli-minichess"));
+        assert!(m.settings.engines[0]
+            .cmd
+            .ends_with(&format!("--variant '{path}'")));
+        assert!(parse_args(&args(&format!("--game solar-chess --variant {path}"))).is_err());
+        std::fs::write(&file, "files=5 ranks=5 rook:R:tR::a1 king::K::e1").unwrap();
+        let err = parse_args(&args(&format!("--variant {path}"))).unwrap_err();
+        assert!(err.contains("tR"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -91,6 +91,14 @@ impl GameKind {
         }
     }
 
+    /// The PGN `Variant` tag of a game with `setup`: a loaded spider-chess variant's name.
+    pub fn pgn_variant_of(&self, setup: Option<&str>) -> Option<String> {
+        match (self, setup) {
+            (GameKind::SpiderChess, Some(name)) => Some(name.to_string()),
+            _ => self.pgn_variant().map(str::to_string),
+        }
+    }
+
     /// Starts a game: `setup` picks the setup/variant/player count, `position` an opening
     /// position, `deal_seed` the shuffle for card games.
     pub fn new_game(
@@ -114,12 +122,7 @@ impl GameKind {
                     .map_err(|_| format!("race: setup {setup:?} must be a number of seats"))?;
                 Ok(Box::new(Race::new(seats, 10)?))
             }
-            GameKind::SpiderChess => {
-                if let Some(s) = setup.filter(|s| *s != "spider-chess") {
-                    return Err(format!("spider-chess: unknown setup {s:?}"));
-                }
-                Ok(Box::new(SpiderGame::new(position)?))
-            }
+            GameKind::SpiderChess => Ok(Box::new(SpiderGame::with_setup(setup, position)?)),
             GameKind::SolarChess => {
                 Ok(Box::new(SolarGame::new(setup.unwrap_or("duel"), position)?))
             }

@@ -342,6 +342,9 @@ pub fn play_game(s: &GameSettings, job: &GameJob) -> Result<GameRecord, String> 
 /// replayed final position.
 pub fn replay(rec: &GameRecord) -> Result<String, String> {
     let kind = GameKind::parse(&rec.game)?;
+    if kind == GameKind::SpiderChess {
+        super::spider_game::register_recorded(&rec.extra)?;
+    }
     let start = (!rec.standard_start).then_some(rec.start.as_str());
     let mut game = kind.new_game(rec.setup.as_deref(), start, rec.block_seed)?;
     let mut i = 0;

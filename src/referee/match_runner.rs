@@ -293,7 +293,14 @@ fn record_game(
         w.append(rec)?;
     }
     if let (Some(p), true) = (&cfg.pgn, cfg.settings.game.is_chess()) {
-        let text = pgn(rec, "orrery match", cfg.settings.game.pgn_variant());
+        let text = pgn(
+            rec,
+            "orrery match",
+            cfg.settings
+                .game
+                .pgn_variant_of(cfg.settings.setup.as_deref())
+                .as_deref(),
+        );
         std::fs::OpenOptions::new()
             .create(true)
             .append(true)

@@ -3,7 +3,6 @@
 use super::movegen::{ALL, NOISY, QUIET};
 use super::outcome::Baring;
 use super::position::{Move, Position};
-use super::variant::{cell_kind, EMPTY};
 use crate::search::{Score, TwoSided, DRAW, MATE};
 
 /// Value used for the king as an attacker in MVV/LVA ordering.
@@ -85,15 +84,12 @@ impl TwoSided for Position {
     }
 
     fn victim_value(&self, mv: Move) -> Score {
-        let c = self.board[mv.to as usize];
-        let captured = if c == EMPTY {
-            0
-        } else {
-            self.variant.values[cell_kind(c) as usize]
-        };
+        let captured = self
+            .captured_kind(mv)
+            .map_or(0, |k| self.variant.values[k as usize]);
         let promo = match mv.promotion() {
             Some(k) => {
-                self.variant.values[k as usize] - self.variant.values[self.variant.pawn as usize]
+                self.variant.values[k as usize] - self.variant.values[self.moving_kind(mv) as usize]
             }
             None => 0,
         };
@@ -101,7 +97,7 @@ impl TwoSided for Position {
     }
 
     fn attacker_value(&self, mv: Move) -> Score {
-        let kind = cell_kind(self.board[mv.from as usize]);
+        let kind = self.moving_kind(mv);
         if kind == self.variant.royal {
             KING_ORDER_VALUE
         } else {
@@ -118,12 +114,8 @@ impl TwoSided for Position {
     }
 
     fn captured_kind(&self, mv: Move) -> usize {
-        let c = self.board[mv.to as usize];
-        if c == EMPTY {
-            0
-        } else {
-            cell_kind(c) as usize
-        }
+        // En passant victims stand elsewhere; castling and drops capture nothing.
+        Position::captured_kind(self, mv).map_or(0, usize::from)
     }
 
     fn kinds(&self) -> usize {
@@ -131,7 +123,7 @@ impl TwoSided for Position {
     }
 
     fn history_index(&self, mv: Move) -> usize {
-        let kind = cell_kind(self.board[mv.from as usize]) as usize;
+        let kind = self.moving_kind(mv) as usize;
         kind * self.variant.size + mv.to as usize
     }
 

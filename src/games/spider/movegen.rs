@@ -11,10 +11,16 @@
 //! quiescence and the move picker's first stage; empty targets are only looked at for pawns) and
 //! the rest ([`QUIET`], the picker's last stage), so a cut on a capture never pays for the ~300
 //! quiet moves of a Spider-Chess position.
+//!
+//! Special rules (`i`, `e`, `j`, `p`, `g`), castling and drops are generated after the plain rules,
+//! only in variants that have them. Where the enemy has special captures (hoppers: a move can give
+//! them a screen), every move gets the full king-safety test and check detection scans those
+//! pieces. En passant captures always get the full test; castling checks the royal piece's path.
 
-use super::position::{Move, Position};
+use super::betza::Style;
+use super::position::{Move, Position, CASTLE, DOUBLE, DROP, EN_PASSANT, NORMAL};
 use super::square::Color;
-use super::variant::{cell_color, cell_kind, EMPTY, OFF};
+use super::variant::{cell, cell_color, cell_kind, Special, EMPTY, NONE, OFF};
 
 /// Generation mode: every legal move.
 pub(crate) const ALL: u8 = 0;
@@ -85,6 +91,49 @@ impl Position {
                 return true;
             }
         }
+        v.special_attackers[by.index()] != 0 && self.special_attack(sq, by, &cell)
+    }
+
+    /// Attack test on the board with up to a few squares changed (castling, en passant, drops).
+    pub(crate) fn attacked_view(&self, sq: usize, by: Color, changes: &[(usize, u8)]) -> bool {
+        let board = &self.board;
+        self.attacked_with(sq, by, |t| {
+            for &(s, c) in changes {
+                if s == t {
+                    return c;
+                }
+            }
+            board[t]
+        })
+    }
+
+    /// Whether a piece of `by` attacks `sq` with a special rule (hopper, ski, jump, initial
+    /// capture), on the board `cell` shows.
+    fn special_attack<F: Fn(usize) -> u8>(&self, sq: usize, by: Color, cell: &F) -> bool {
+        let v = &*self.variant;
+        let c = by.index();
+        for &p in &self.list[c] {
+            let p = p as usize;
+            let pc = cell(p);
+            if pc == EMPTY || pc == OFF || cell_color(pc) != by {
+                continue;
+            }
+            let kind = cell_kind(pc);
+            if v.special_attackers[c] >> kind & 1 == 0 {
+                continue;
+            }
+            for sp in v.specials[c][kind as usize]
+                .iter()
+                .filter(|s| s.can_capture)
+            {
+                if sp.initial && v.start_mask[c][p] >> kind & 1 == 0 {
+                    continue;
+                }
+                if special_hits(p, sp, sq, cell) {
+                    return true;
+                }
+            }
+        }
         false
     }
 
@@ -101,7 +150,7 @@ impl Position {
         let v = &*self.variant;
         let by = self.side.opposite();
         let lines = &v.ray_lines[by.index()];
-        if lines.is_empty() {
+        if lines.is_empty() || v.special_attackers[by.index()] != 0 {
             return self.compute_in_check();
         }
         let ksq = self.king[self.side.index()] as isize;
@@ -286,21 +335,32 @@ impl Position {
 
     /// The legal moves of a generation mode ([`ALL`], [`NOISY`], [`QUIET`]) into `out`.
     pub(crate) fn generate<const MODE: u8>(&self, out: &mut Vec<Move>) {
+        if self.variant.has_specials {
+            self.generate_with::<MODE, true>(out)
+        } else {
+            self.generate_with::<MODE, false>(out)
+        }
+    }
+
+    /// [`generate`](Self::generate), compiled with and without the special rules' loop.
+    fn generate_with<const MODE: u8, const SPECIALS: bool>(&self, out: &mut Vec<Move>) {
         out.clear();
         let v = &*self.variant;
         let us = self.side;
         let them = us.opposite();
         let ksq = self.king[us.index()] as usize;
         let in_check = self.checked;
+        // Enemy hoppers (and the like): a move can give them a screen, so every move is tested.
+        let unsafe_lines = v.special_attackers[them.index()] != 0;
         let mut blocks = [0u16; MAX_BLOCKS];
-        let evasion_targets = if in_check {
+        let evasion_targets = if in_check && !unsafe_lines {
             self.check_blocks(ksq, them, &mut blocks)
                 .map(|n| &blocks[..n])
         } else {
             None
         };
         let mut pins = [0u16; MAX_PINS];
-        let (all_slow, npins) = if in_check {
+        let (all_slow, npins) = if in_check || unsafe_lines {
             (true, 0)
         } else {
             match self.pinned(&mut pins) {
@@ -318,9 +378,9 @@ impl Position {
             let only = if from == ksq { None } else { evasion_targets };
             let start = out.len();
             let dedup = v.dedup[kind as usize];
-            // Whether a move to an empty square can be wanted: in noisy mode only a pawn's
-            // (promotion).
-            let empties = MODE != NOISY || (kind == v.pawn && !v.promo_kinds.is_empty());
+            // Whether a move to an empty square can be wanted: in noisy mode only a promoting
+            // piece's (promotion).
+            let empties = MODE != NOISY || v.promotes(kind);
             for st in &v.steps[us.index()][kind as usize] {
                 if st.lame_len > 0 {
                     let clear = (0..st.lame_len as usize)
@@ -337,7 +397,14 @@ impl Position {
                             && cell_color(c) == them
                             && st.can_capture)
                     {
-                        self.push::<MODE>(out, start, dedup, slow, only, ksq, from, to, kind, c);
+                        let flag = if st.ep_create && c == EMPTY {
+                            DOUBLE
+                        } else {
+                            NORMAL
+                        };
+                        self.push::<MODE>(
+                            out, start, dedup, slow, only, ksq, from, to, kind, c, flag,
+                        );
                     }
                     continue;
                 }
@@ -363,6 +430,7 @@ impl Position {
                             to as usize,
                             kind,
                             c,
+                            NORMAL,
                         );
                     }
                 }
@@ -383,8 +451,268 @@ impl Position {
                         to as usize,
                         kind,
                         c,
+                        NORMAL,
                     );
                 }
+            }
+            if SPECIALS {
+                for sp in &v.specials[us.index()][kind as usize] {
+                    self.gen_special::<MODE>(
+                        out, start, dedup, slow, only, ksq, from, kind, empties, sp,
+                    );
+                }
+            }
+        }
+        if MODE != NOISY && !in_check && self.rights >> (2 * us.index()) & 3 != 0 {
+            self.gen_castling(out);
+        }
+        if MODE != NOISY && v.drops {
+            self.gen_drops(out, evasion_targets, unsafe_lines);
+        }
+    }
+
+    /// The moves of one special rule of the piece on `from`.
+    #[allow(clippy::too_many_arguments)]
+    fn gen_special<const MODE: u8>(
+        &self,
+        out: &mut Vec<Move>,
+        start: usize,
+        dedup: bool,
+        slow: bool,
+        only: Option<&[u16]>,
+        ksq: usize,
+        from: usize,
+        kind: u8,
+        empties: bool,
+        sp: &Special,
+    ) {
+        let v = &*self.variant;
+        let us = self.side;
+        let them = us.opposite();
+        if sp.initial && v.start_mask[us.index()][from] >> kind & 1 == 0 {
+            return;
+        }
+        let board = &self.board;
+        let enemy = |c: u8| c != EMPTY && c != OFF && cell_color(c) == them;
+        let f = from as isize;
+        let emit = |out: &mut Vec<Move>, to: isize, c: u8, flag: u8| {
+            self.push::<MODE>(
+                out,
+                start,
+                dedup,
+                slow,
+                only,
+                ksq,
+                from,
+                to as usize,
+                kind,
+                c,
+                flag,
+            );
+        };
+        match sp.style {
+            Style::Plain | Style::Ski | Style::Jump => {
+                if sp.lame_len > 0 {
+                    let ok = (0..sp.lame_len as usize).all(|i| {
+                        let c = board[(f + sp.lame[i]) as usize];
+                        if sp.style == Style::Jump {
+                            c != EMPTY && c != OFF
+                        } else {
+                            c == EMPTY
+                        }
+                    });
+                    if !ok {
+                        return;
+                    }
+                    let to = f + sp.delta;
+                    let c = board[to as usize];
+                    if c == EMPTY {
+                        if sp.can_move && empties {
+                            let flag = if sp.ep_create { DOUBLE } else { NORMAL };
+                            emit(out, to, c, flag);
+                        }
+                        if sp.can_ep && MODE != QUIET && self.ep.contains(to as usize) {
+                            self.push_ep(out, from, to as usize);
+                        }
+                    } else if MODE != QUIET && enemy(c) && sp.can_capture {
+                        emit(out, to, c, NORMAL);
+                    }
+                    return;
+                }
+                let (mut to, mut k) = (f, 0u8);
+                if sp.style == Style::Ski {
+                    to += sp.delta;
+                    k = 1;
+                }
+                let mut c = EMPTY;
+                while k < sp.range {
+                    k += 1;
+                    to += sp.delta;
+                    c = board[to as usize];
+                    if c != EMPTY {
+                        break;
+                    }
+                    if sp.can_move && empties {
+                        emit(out, to, c, NORMAL);
+                    }
+                    if sp.can_ep && MODE != QUIET && self.ep.contains(to as usize) {
+                        self.push_ep(out, from, to as usize);
+                    }
+                }
+                if MODE != QUIET && enemy(c) && sp.can_capture {
+                    emit(out, to, c, NORMAL);
+                }
+            }
+            Style::Hop | Style::Grasshop => {
+                let mut t = f + sp.delta;
+                while board[t as usize] == EMPTY {
+                    t += sp.delta;
+                }
+                if board[t as usize] == OFF {
+                    return;
+                }
+                t += sp.delta;
+                loop {
+                    let c = board[t as usize];
+                    if c == EMPTY {
+                        if sp.can_move && empties {
+                            emit(out, t, c, NORMAL);
+                        }
+                    } else {
+                        if MODE != QUIET && enemy(c) && sp.can_capture {
+                            emit(out, t, c, NORMAL);
+                        }
+                        break;
+                    }
+                    if sp.style == Style::Grasshop {
+                        break;
+                    }
+                    t += sp.delta;
+                }
+            }
+            Style::Castle => {}
+        }
+    }
+
+    /// Adds an en passant capture from `from` to the empty square `to`, capturing the piece that
+    /// passed it, after the full king-safety test.
+    fn push_ep(&self, out: &mut Vec<Move>, from: usize, to: usize) {
+        let v = &*self.variant;
+        let us = self.side;
+        let victim = self.ep.victim as usize;
+        let mover = self.board[from];
+        let kind = cell_kind(mover);
+        if v.promotes(kind) && v.promo_dist[us.index()][to] != NONE {
+            return;
+        }
+        if out
+            .iter()
+            .any(|m| m.flag == EN_PASSANT && m.from == from as u16 && m.to == to as u16)
+        {
+            return;
+        }
+        let ksq = self.king[us.index()] as usize;
+        let king_to = if from == ksq { to } else { ksq };
+        let changes = [(to, mover), (from, EMPTY), (victim, EMPTY)];
+        if self.attacked_view(king_to, us.opposite(), &changes) {
+            return;
+        }
+        out.push(Move {
+            from: from as u16,
+            to: to as u16,
+            promo: 0,
+            flag: EN_PASSANT,
+        });
+    }
+
+    /// Castling moves of the side to move (not in check): with the partner nearest to the corner,
+    /// every square between them empty, the royal piece's path and target not attacked.
+    fn gen_castling(&self, out: &mut Vec<Move>) {
+        let v = &*self.variant;
+        let us = self.side.index();
+        let them = self.side.opposite();
+        let board = &self.board;
+        let k = self.king[us] as isize;
+        for cs in &v.castles[us] {
+            if self.rights >> (2 * us + cs.side) & 1 == 0 {
+                continue;
+            }
+            let ps = self.castle_sq[us][cs.side] as isize;
+            let dir = cs.dir;
+            if (ps - k) * dir < cs.dist as isize {
+                continue;
+            }
+            let mut t = k + dir;
+            while t != ps && board[t as usize] == EMPTY {
+                t += dir;
+            }
+            if t != ps {
+                continue;
+            }
+            let mut u = ps + dir;
+            while board[u as usize] == EMPTY {
+                u += dir;
+            }
+            if board[u as usize] != OFF {
+                continue;
+            }
+            let kt = k + cs.dist as isize * dir;
+            let pt = kt - dir;
+            if (1..cs.dist as isize).any(|i| self.attacked((k + i * dir) as usize, them)) {
+                continue;
+            }
+            let (kc, pc) = (board[k as usize], board[ps as usize]);
+            let changes = [
+                (kt as usize, kc),
+                (pt as usize, pc),
+                (k as usize, EMPTY),
+                (ps as usize, EMPTY),
+            ];
+            if self.attacked_view(kt as usize, them, &changes) {
+                continue;
+            }
+            out.push(Move {
+                from: k as u16,
+                to: kt as u16,
+                promo: 0,
+                flag: CASTLE,
+            });
+        }
+    }
+
+    /// Drops of the side to move: every kind in hand onto every empty square it may be dropped on;
+    /// in check only where the drop blocks it.
+    fn gen_drops(&self, out: &mut Vec<Move>, blocks: Option<&[u16]>, unsafe_lines: bool) {
+        let v = &*self.variant;
+        let us = self.side;
+        let ksq = self.king[us.index()] as usize;
+        let test = unsafe_lines || (self.checked && blocks.is_none());
+        for kind in 0..v.pieces().len() as u8 {
+            if self.hand[us.index()][kind as usize] == 0 {
+                continue;
+            }
+            let c = cell(kind, us);
+            for &sq in &v.playable {
+                let sq = sq as usize;
+                if self.board[sq] != EMPTY || v.drop_ok[us.index()][sq] >> kind & 1 == 0 {
+                    continue;
+                }
+                if self.checked {
+                    if let Some(b) = blocks {
+                        if !b.contains(&(sq as u16)) {
+                            continue;
+                        }
+                    }
+                }
+                if test && self.attacked_view(ksq, us.opposite(), &[(sq, c)]) {
+                    continue;
+                }
+                out.push(Move {
+                    from: kind as u16,
+                    to: sq as u16,
+                    promo: 0,
+                    flag: DROP,
+                });
             }
         }
     }
@@ -404,24 +732,28 @@ impl Position {
         to: usize,
         kind: u8,
         target: u8,
+        flag: u8,
     ) {
         let v = &*self.variant;
         let us = self.side;
-        let promo = if kind == v.pawn && !v.promo_kinds.is_empty() {
-            v.promo[us.index()][to]
+        let dist = if v.promotes(kind) {
+            let d = v.promo_dist[us.index()][to];
+            if d == NONE && v.promote_leaving_zone {
+                v.promo_dist[us.index()][from]
+            } else {
+                d
+            }
         } else {
-            0
+            NONE
         };
-        if MODE == NOISY && target == EMPTY && promo == 0 {
-            return;
-        }
-        if MODE == QUIET && promo == 2 {
+        if MODE == NOISY && target == EMPTY && dist == NONE {
             return;
         }
         let plain = Move {
             from: from as u16,
             to: to as u16,
             promo: 0,
+            flag,
         };
         if let Some(targets) = only {
             if !targets.contains(&plain.to) {
@@ -437,13 +769,52 @@ impl Position {
                 return;
             }
         }
-        if promo != 2 && !(MODE == NOISY && target == EMPTY) {
+        if dist == NONE {
+            out.push(plain);
+        } else {
+            self.push_promotions::<MODE>(out, plain, kind, dist, target);
+        }
+    }
+
+    /// The moves of a promoting piece landing `dist` ranks from the far end: staying unpromoted
+    /// where the rules allow it and the piece could still move, then every allowed promotion.
+    #[inline(never)]
+    fn push_promotions<const MODE: u8>(
+        &self,
+        out: &mut Vec<Move>,
+        plain: Move,
+        kind: u8,
+        dist: u8,
+        target: u8,
+    ) {
+        let v = &*self.variant;
+        let us = self.side.index();
+        let movable = v.immobile[us][plain.to as usize] >> kind & 1 == 0;
+        let allowed = |r: &super::variant::PromoRule| {
+            (r.depth == 0 || dist < r.depth)
+                && !(r.not_last && dist == 0)
+                && (!r.from_hand || self.hand[us][r.kind as usize] > 0)
+        };
+        let shogi = v.promo_target[kind as usize];
+        let stay = movable
+            && (shogi != NONE || v.promo_rules.iter().any(|r| r.kind == kind && allowed(r)));
+        if stay && !(MODE == NOISY && target == EMPTY) {
             out.push(plain);
         }
-        if promo != 0 && MODE != QUIET {
-            for &p in &v.promo_kinds {
+        if MODE == QUIET {
+            return;
+        }
+        if shogi != NONE {
+            out.push(Move {
+                promo: shogi + 1,
+                ..plain
+            });
+            return;
+        }
+        for r in &v.promo_rules {
+            if r.kind != kind && allowed(r) {
                 out.push(Move {
-                    promo: p + 1,
+                    promo: r.kind + 1,
                     ..plain
                 });
             }
@@ -469,7 +840,91 @@ impl Position {
 
     /// Whether the move captures a piece.
     pub fn is_capture(&self, mv: Move) -> bool {
-        self.board[mv.to as usize] != EMPTY
+        match mv.flag {
+            EN_PASSANT => true,
+            CASTLE | DROP => false,
+            _ => self.board[mv.to as usize] != EMPTY,
+        }
+    }
+
+    /// The kind of the piece a move moves (the dropped kind for a drop).
+    pub(crate) fn moving_kind(&self, mv: Move) -> u8 {
+        if mv.flag == DROP {
+            mv.from as u8
+        } else {
+            cell_kind(self.board[mv.from as usize])
+        }
+    }
+
+    /// The kind of the piece a move captures, if any.
+    pub(crate) fn captured_kind(&self, mv: Move) -> Option<u8> {
+        let sq = match mv.flag {
+            EN_PASSANT => self.ep.victim as usize,
+            CASTLE | DROP => return None,
+            _ => mv.to as usize,
+        };
+        let c = self.board[sq];
+        (c != EMPTY && c != OFF).then(|| cell_kind(c))
+    }
+}
+
+/// Whether the special rule `sp` of the piece on `p` captures on `sq` (or would, were an enemy
+/// piece there), on the board `cell` shows.
+fn special_hits<F: Fn(usize) -> u8>(p: usize, sp: &Special, sq: usize, cell: &F) -> bool {
+    let (p, sq) = (p as isize, sq as isize);
+    match sp.style {
+        Style::Plain | Style::Ski => {
+            if sp.lame_len > 0 {
+                return p + sp.delta == sq
+                    && (0..sp.lame_len as usize).all(|i| cell((p + sp.lame[i]) as usize) == EMPTY);
+            }
+            let (mut t, mut k) = (p, 0u8);
+            if sp.style == Style::Ski {
+                t += sp.delta;
+                k = 1;
+            }
+            while k < sp.range {
+                k += 1;
+                t += sp.delta;
+                if t == sq {
+                    return true;
+                }
+                if cell(t as usize) != EMPTY {
+                    return false;
+                }
+            }
+            false
+        }
+        Style::Jump => {
+            p + sp.delta == sq
+                && (0..sp.lame_len as usize).all(|i| {
+                    let c = cell((p + sp.lame[i]) as usize);
+                    c != EMPTY && c != OFF
+                })
+        }
+        Style::Hop | Style::Grasshop => {
+            let mut t = p + sp.delta;
+            while cell(t as usize) == EMPTY {
+                t += sp.delta;
+            }
+            if cell(t as usize) == OFF {
+                return false;
+            }
+            t += sp.delta;
+            if sp.style == Style::Grasshop {
+                return t == sq;
+            }
+            loop {
+                if t == sq {
+                    return true;
+                }
+                if cell(t as usize) != EMPTY {
+                    return false;
+                }
+                t += sp.delta;
+            }
+        }
+        Style::Castle => false,
     }
 }
 

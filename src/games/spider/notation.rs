@@ -1,8 +1,10 @@
 //! The rule book's move notation: from-square, to-square and an optional lowercase promotion letter
-//! (`m2m5`, `n18n19q`), parsed into a legal [`Move`] or a [`MoveError`] with the reason.
+//! (`m2m5`, `n18n19q`), parsed into a legal [`Move`] or a [`MoveError`] with the reason. Castling is
+//! written as the royal piece's move (`e1g1`; `O-O` and `O-O-O` are read too), an en passant
+//! capture as the capturing piece's move, a drop as `P@e4` (the letter in either case is read).
 
-use super::position::{Move, Position};
-use super::square::{file_char, square};
+use super::position::{Move, Position, CASTLE, DROP};
+use super::square::{file_char, square, square_name};
 use super::variant::{cell_color, cell_kind, EMPTY, OFF};
 use nom::{character::complete::satisfy, combinator::opt, sequence::tuple};
 use std::fmt;
@@ -28,6 +30,9 @@ pub enum MoveError {
     MissingPromotion(String),
     /// Promotion to a piece not allowed, or on a move that does not promote.
     BadPromotion(String),
+    /// A drop that is not legal here (no such piece in hand, occupied or forbidden square, the
+    /// variant has no drops, or it leaves the king in check).
+    BadDrop(String),
 }
 
 impl fmt::Display for MoveError {
@@ -44,6 +49,7 @@ impl fmt::Display for MoveError {
             MoveError::KingInCheck(m) => write!(f, "{m} leaves the king in check"),
             MoveError::MissingPromotion(m) => write!(f, "{m} must name a promotion piece"),
             MoveError::BadPromotion(m) => write!(f, "{m}: promotion not allowed"),
+            MoveError::BadDrop(m) => write!(f, "{m}"),
         }
     }
 }
@@ -51,9 +57,13 @@ impl fmt::Display for MoveError {
 impl std::error::Error for MoveError {}
 
 impl Position {
-    /// The move in the rule book's notation (`m2m5`, `n18n19q`).
+    /// The move in the rule book's notation (`m2m5`, `n18n19q`, castling `e1g1`, drops `P@e4`).
     pub fn move_text(&self, mv: Move) -> String {
         let v = &*self.variant;
+        if mv.flag == DROP {
+            let letter = v.letter(mv.from as u8, super::square::Color::White);
+            return format!("{letter}@{}", v.name_of(mv.to as usize));
+        }
         let mut s = v.name_of(mv.from as usize);
         s.push_str(&v.name_of(mv.to as usize));
         if let Some(p) = mv.promotion() {
@@ -65,6 +75,16 @@ impl Position {
     /// Parses a move in the rule book's notation and checks it is legal here.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let syntax = || MoveError::Syntax(text.chars().take(40).collect());
+        if let Some(side) = match text {
+            "O-O" | "0-0" => Some(true),
+            "O-O-O" | "0-0-0" => Some(false),
+            _ => None,
+        } {
+            return self.parse_castling(text, side);
+        }
+        if let Some((letter, sq)) = text.split_once('@') {
+            return self.parse_drop(text, letter, sq);
+        }
         let parsed = tuple((square, square, opt(satisfy(|c| c.is_ascii_lowercase()))))(text);
         let (from, to, promo) = match parsed {
             Ok(("", t)) => t,
@@ -92,23 +112,29 @@ impl Position {
         }
         let promo_kind = match promo {
             None => None,
-            Some(p) => match v.kind_of_letter(p).filter(|k| v.promo_kinds.contains(k)) {
+            Some(p) => match v.kind_of_letter(p).filter(|&k| {
+                v.promo_rules.iter().any(|r| r.kind == k) || v.promo_target.contains(&k)
+            }) {
                 Some(k) => Some(k),
                 None => return Err(MoveError::BadPromotion(text.to_string())),
             },
         };
         let legal = self.legal_moves();
+        let promo_code = promo_kind.map_or(0, |k| k + 1);
+        if let Some(&m) = legal.iter().find(|m| {
+            m.flag != DROP && m.from == f as u16 && m.to == t as u16 && m.promo == promo_code
+        }) {
+            return Ok(m);
+        }
         let wanted = Move {
             from: f as u16,
             to: t as u16,
-            promo: promo_kind.map_or(0, |k| k + 1),
+            promo: promo_code,
+            flag: 0,
         };
-        if legal.contains(&wanted) {
-            return Ok(wanted);
-        }
         let same_squares: Vec<&Move> = legal
             .iter()
-            .filter(|m| m.from == wanted.from && m.to == wanted.to)
+            .filter(|m| m.flag != DROP && m.from == wanted.from && m.to == wanted.to)
             .collect();
         if !same_squares.is_empty() {
             return Err(if promo.is_none() {
@@ -122,6 +148,70 @@ impl Position {
         } else {
             Err(MoveError::CannotReach(text.to_string()))
         }
+    }
+
+    /// `O-O` (towards the higher files) or `O-O-O`: the only castling move that way.
+    fn parse_castling(&self, text: &str, high: bool) -> Result<Move, MoveError> {
+        let ways: Vec<Move> = self
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.flag == CASTLE && (m.to > m.from) == high)
+            .collect();
+        match ways.as_slice() {
+            [m] => Ok(*m),
+            [] => Err(MoveError::CannotReach(text.to_string())),
+            _ => Err(MoveError::Syntax(format!(
+                "{text} is ambiguous here: give the royal piece's squares"
+            ))),
+        }
+    }
+
+    /// A drop `P@e4`.
+    fn parse_drop(&self, text: &str, letter: &str, sq: &str) -> Result<Move, MoveError> {
+        let v = &*self.variant;
+        let mut chars = letter.chars();
+        let (Some(c), None) = (chars.next(), chars.next()) else {
+            return Err(MoveError::Syntax(text.chars().take(40).collect()));
+        };
+        let Some(kind) = v.kind_of_letter(c).filter(|_| c.is_ascii_alphabetic()) else {
+            return Err(MoveError::BadDrop(format!(
+                "{text}: no piece lettered '{c}'"
+            )));
+        };
+        let (x, y) = match square(sq) {
+            Ok(("", xy)) => xy,
+            _ => return Err(MoveError::Syntax(text.chars().take(40).collect())),
+        };
+        let name = square_name(x, y);
+        if x >= v.files() || y >= v.ranks() {
+            return Err(MoveError::OffBoard(name));
+        }
+        if v.is_hole(x, y) {
+            return Err(MoveError::Hole(name));
+        }
+        if !v.has_drops() {
+            return Err(MoveError::BadDrop(format!(
+                "{text}: this game has no drops"
+            )));
+        }
+        if self.in_hand(self.side, kind) == 0 {
+            return Err(MoveError::BadDrop(format!("{text}: no such piece in hand")));
+        }
+        let to = v.index(x, y) as u16;
+        if let Some(m) = self
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.flag == DROP && m.from == kind as u16 && m.to == to)
+        {
+            return Ok(m);
+        }
+        Err(MoveError::BadDrop(if self.board[to as usize] != EMPTY {
+            format!("{text}: {name} is occupied")
+        } else if v.drop_ok[self.side.index()][to as usize] >> kind & 1 == 0 {
+            format!("{text}: that piece may not be dropped on {name}")
+        } else {
+            format!("{text} leaves the king in check")
+        }))
     }
 
     /// Parses and plays a move; on error the position is unchanged.

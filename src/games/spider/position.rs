@@ -1,27 +1,77 @@
-//! The position: a padded mailbox board, piece lists per side, Zobrist key, clocks and the undo
-//! stack that make/unmake use.
+//! The position: a padded mailbox board, piece lists per side, Zobrist key, clocks, castling and
+//! en passant rights, pieces in hand, and the undo stack that make/unmake use.
+//!
+//! Variants without castling, en passant or hands (Spider-Chess) take the short make/unmake
+//! path; the others the general one, which keeps its extra state on a second undo stack.
 
+use super::definition::Holdings;
 use super::square::Color;
-use super::variant::{cell, cell_color, cell_kind, Variant, EMPTY};
+use super::variant::{cell, cell_color, cell_kind, Variant, EMPTY, MAX_KINDS, NONE, OFF};
 use std::sync::Arc;
 
 /// Default number of plies without capture or pawn move after which the game is drawn.
 pub const DEFAULT_FIFTY_MOVE_PLIES: u32 = 100;
 
-/// A move: origin and target squares (mailbox indices of the position's variant) and an optional
-/// promotion kind. Text form via [`Position::move_text`].
+/// [`Move::flag`]: an ordinary move or capture.
+pub(crate) const NORMAL: u8 = 0;
+/// [`Move::flag`]: a lame straight leap that leaves en passant rights on the squares it passed.
+pub(crate) const DOUBLE: u8 = 1;
+/// [`Move::flag`]: an en passant capture (the victim is not on the target square).
+pub(crate) const EN_PASSANT: u8 = 2;
+/// [`Move::flag`]: castling; `from`/`to` are the royal piece's squares.
+pub(crate) const CASTLE: u8 = 3;
+/// [`Move::flag`]: a drop from the hand; `from` is the dropped kind.
+pub(crate) const DROP: u8 = 4;
+
+/// A move: origin and target squares (mailbox indices of the position's variant), an optional
+/// promotion kind and what kind of move it is. Text form via [`Position::move_text`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
+    /// Origin square; for a drop, the dropped kind.
     pub(crate) from: u16,
     pub(crate) to: u16,
     /// 0 for no promotion, else promoted kind + 1.
     pub(crate) promo: u8,
+    /// [`NORMAL`], [`DOUBLE`], [`EN_PASSANT`], [`CASTLE`] or [`DROP`].
+    pub(crate) flag: u8,
 }
 
 impl Move {
     /// The promotion kind, if the move promotes.
     pub fn promotion(self) -> Option<u8> {
         self.promo.checked_sub(1)
+    }
+
+    /// The kind dropped from the hand, if the move is a drop.
+    pub fn drop_kind(self) -> Option<u8> {
+        (self.flag == DROP).then_some(self.from as u8)
+    }
+
+    /// Whether the move castles.
+    pub fn is_castling(self) -> bool {
+        self.flag == CASTLE
+    }
+
+    /// Whether the move captures en passant.
+    pub fn is_en_passant(self) -> bool {
+        self.flag == EN_PASSANT
+    }
+}
+
+/// En passant rights: the squares the last move's piece passed over (`victim`'s lame leap), on
+/// which an enemy `e` rule may capture it. `victim == 0`: none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Ep {
+    pub victim: u16,
+    pub n: u8,
+    pub sq: [u16; 2],
+}
+
+impl Ep {
+    /// Whether `sq` is an en passant square.
+    #[inline]
+    pub fn contains(&self, sq: usize) -> bool {
+        self.victim != 0 && self.sq[..self.n as usize].contains(&(sq as u16))
     }
 }
 
@@ -40,6 +90,19 @@ pub(crate) struct Undo {
     pub null: bool,
 }
 
+/// What the general make path changes beyond [`Undo`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct UndoExtra {
+    pub rights: u8,
+    pub ep: Ep,
+    /// Square of the captured piece (the target, or the en passant victim's square).
+    pub capsq: u16,
+    /// Castling partner's origin and target.
+    pub partner: (u16, u16),
+    /// Hand that received the captured piece (`NONE`: none) and the kind it received.
+    pub to_hand: (u8, u8),
+}
+
 /// A Spider-Chess (or other loaded variant) position with its game history.
 #[derive(Clone, Debug)]
 pub struct Position {
@@ -54,10 +117,13 @@ pub struct Position {
     pub(crate) halfmove: u32,
     pub(crate) fullmove: u32,
     pub(crate) undo: Vec<Undo>,
+    /// The general path's extra undo records, one per move made on that path.
+    pub(crate) extra: Vec<UndoExtra>,
     /// Keys of every position since the root, the current one last.
     pub(crate) keys: Vec<u64>,
     pub(crate) fifty_limit: u32,
-    /// Per side: the sum of the evaluation's piece-square entries of its pieces, kept by make/unmake.
+    /// Per side: the sum of the evaluation's piece-square entries of its pieces (and the values of
+    /// its pieces in hand, where they are dropped), kept by make/unmake.
     pub(crate) psq: [i32; 2],
     /// Whether the side to move's royal piece is attacked; set by setup and make, restored by
     /// unmake, so that the search's repeated check tests and the generator read a flag.
@@ -66,6 +132,14 @@ pub struct Position {
     pub(crate) shield: [i16; 2],
     /// Per side: enemy non-pawn, non-royal pieces near its king (king-safety tally).
     pub(crate) near: [i16; 2],
+    /// Castling rights: bit `2 * color + side` (side 0: towards lower files).
+    pub(crate) rights: u8,
+    /// Per colour and side: the castling partner's square while the right exists.
+    pub(crate) castle_sq: [[u16; 2]; 2],
+    /// En passant rights.
+    pub(crate) ep: Ep,
+    /// Per colour and kind: pieces in hand.
+    pub(crate) hand: [[u8; MAX_KINDS]; 2],
 }
 
 impl Position {
@@ -83,12 +157,17 @@ impl Position {
             halfmove: 0,
             fullmove: 1,
             undo: Vec::with_capacity(256),
+            extra: Vec::new(),
             keys: Vec::with_capacity(256),
             fifty_limit: DEFAULT_FIFTY_MOVE_PLIES,
             psq: [0; 2],
             checked: false,
             shield: [0; 2],
             near: [0; 2],
+            rights: 0,
+            castle_sq: [[0; 2]; 2],
+            ep: Ep::default(),
+            hand: [[0; MAX_KINDS]; 2],
         }
     }
 
@@ -99,6 +178,19 @@ impl Position {
             for (color, squares) in [(Color::White, &p.white), (Color::Black, &p.black)] {
                 for &(x, y) in squares {
                     pos.put(variant.index(x, y), kind as u8, color);
+                }
+                if p.hand > 0 && variant.has_hands() {
+                    pos.set_hand(color, kind as u8, p.hand);
+                }
+            }
+        }
+        for c in 0..2 {
+            for side in 0..2 {
+                if variant.partner_kind[c][side] != NONE {
+                    if let Some(p) = pos.corner_piece(c, side) {
+                        pos.castle_sq[c][side] = p as u16;
+                        pos.rights |= 1 << (2 * c + side);
+                    }
                 }
             }
         }
@@ -122,10 +214,57 @@ impl Position {
         }
     }
 
-    /// Completes a setup: side key and the history's first entry.
+    /// Sets a hand count (setup only, before [`finish_setup`](Self::finish_setup)).
+    pub(crate) fn set_hand(&mut self, color: Color, kind: u8, count: u8) {
+        let c = color.index();
+        if self.variant.drops {
+            self.psq[c] += (count as i32 - self.hand[c][kind as usize] as i32)
+                * self.variant.values[kind as usize];
+        }
+        self.hand[c][kind as usize] = count;
+    }
+
+    /// The own piece nearest to the corner on the royal piece's rank towards `side` (the last piece
+    /// before the edge of the board or a hole), if it stands at least the shortest castling
+    /// distance away: the castling partner that side.
+    pub(crate) fn corner_piece(&self, color: usize, side: usize) -> Option<usize> {
+        let v = &*self.variant;
+        let dir: isize = if side == 0 { -1 } else { 1 };
+        let ksq = self.king[color] as isize;
+        let mut t = ksq + dir;
+        let mut last = None;
+        while self.board[t as usize] != OFF {
+            if self.board[t as usize] != EMPTY {
+                last = Some(t);
+            }
+            t += dir;
+        }
+        let p = last?;
+        if cell_color(self.board[p as usize]).index() != color {
+            return None;
+        }
+        let min = v.castles[color]
+            .iter()
+            .filter(|s| s.side == side)
+            .map(|s| s.dist)
+            .min()?;
+        ((p - ksq).unsigned_abs() >= min as usize).then_some(p as usize)
+    }
+
+    /// Completes a setup: side, castling, en passant and hand keys, and the history's first entry.
     pub(crate) fn finish_setup(&mut self) {
+        let v = &*self.variant;
         if self.side == Color::Black {
-            self.hash ^= self.variant.side_key;
+            self.hash ^= v.side_key;
+        }
+        self.hash ^= v.castle_keys[self.rights as usize];
+        if self.ep.victim != 0 {
+            self.hash ^= v.ep_keys[self.ep.victim as usize];
+        }
+        for c in 0..2 {
+            for k in 0..MAX_KINDS {
+                self.hash ^= v.hand_key(c, k as u8, self.hand[c][k]);
+            }
         }
         self.keys.clear();
         self.keys.push(self.hash);
@@ -143,7 +282,7 @@ impl Position {
         self.side
     }
 
-    /// Zobrist key of the position (board and side to move).
+    /// Zobrist key of the position (board, side to move, castling and en passant rights, hands).
     pub fn hash(&self) -> u64 {
         self.hash
     }
@@ -179,18 +318,27 @@ impl Position {
             return None;
         }
         let c = self.board[self.variant.index(x, y)];
-        (c != EMPTY && c != super::variant::OFF).then(|| (cell_kind(c), cell_color(c)))
+        (c != EMPTY && c != OFF).then(|| (cell_kind(c), cell_color(c)))
     }
 
-    /// Origin and target of a move as 0-based (file, rank) pairs.
+    /// How many pieces of `kind` `color` has in hand.
+    pub fn in_hand(&self, color: Color, kind: u8) -> u8 {
+        self.hand[color.index()]
+            .get(kind as usize)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Origin and target of a move as 0-based (file, rank) pairs (a drop's origin is its target).
     pub fn move_squares(&self, mv: Move) -> ((u8, u8), (u8, u8)) {
-        (
-            self.variant.coords(mv.from as usize),
-            self.variant.coords(mv.to as usize),
-        )
+        let to = self.variant.coords(mv.to as usize);
+        if mv.flag == DROP {
+            return (to, to);
+        }
+        (self.variant.coords(mv.from as usize), to)
     }
 
-    /// Number of non-royal pieces of a side (0 means its king is bare).
+    /// Number of non-royal pieces of a side on the board (0 means its king is bare).
     pub fn non_royal_count(&self, color: Color) -> u32 {
         self.nonroyal[color.index()] as u32
     }
@@ -203,7 +351,7 @@ impl Position {
     #[inline]
     fn list_remove(&mut self, color: usize, sq: usize) {
         let i = self.list_index[sq] as usize;
-        let last = self.list[color].pop().unwrap();
+        let last = self.list[color].pop().expect("a listed piece");
         if i < self.list[color].len() {
             self.list[color][i] = last;
             self.list_index[last as usize] = i as u16;
@@ -218,6 +366,10 @@ impl Position {
 
     /// Plays a move known to be legal (from the generator). Use [`Position::play`] for text input.
     pub fn make_move(&mut self, mv: Move) {
+        if !self.variant.plain {
+            self.make_general(mv);
+            return;
+        }
         let (from, to) = (mv.from as usize, mv.to as usize);
         let moved = self.board[from];
         let captured = self.board[to];
@@ -259,7 +411,7 @@ impl Position {
         if kind == self.variant.royal {
             self.king[us] = to as u16;
         }
-        self.halfmove = if captured != EMPTY || kind == self.variant.pawn {
+        self.halfmove = if captured != EMPTY || self.variant.promotes(kind) {
             0
         } else {
             self.halfmove + 1
@@ -288,6 +440,10 @@ impl Position {
         self.checked = u.checked;
         self.shield = u.shield;
         self.near = u.near;
+        if !self.variant.plain {
+            self.unmake_general(u);
+            return;
+        }
         if u.null {
             return;
         }
@@ -307,6 +463,288 @@ impl Position {
         }
     }
 
+    /// Changes a hand count, keeping the key (and, where hand pieces are dropped, the material).
+    #[inline]
+    fn add_to_hand(&mut self, color: usize, kind: u8, delta: i8) {
+        let v = &*self.variant;
+        let k = kind as usize;
+        let old = self.hand[color][k];
+        let new = (old as i16 + delta as i16) as u8;
+        self.hash ^= v.hand_key(color, kind, old) ^ v.hand_key(color, kind, new);
+        if v.drops {
+            self.psq[color] += delta as i32 * v.values[k];
+        }
+        self.hand[color][k] = new;
+    }
+
+    /// Sets new castling rights, keeping the key.
+    #[inline]
+    fn set_rights(&mut self, rights: u8) {
+        let v = &*self.variant;
+        self.hash ^= v.castle_keys[self.rights as usize] ^ v.castle_keys[rights as usize];
+        self.rights = rights;
+    }
+
+    /// The en passant rights a [`DOUBLE`] move from `from` to `to` leaves: the squares it passed
+    /// over, if an enemy `e` rule could capture on one of them.
+    fn ep_after_double(&self, from: usize, to: usize) -> Ep {
+        let v = &*self.variant;
+        let (fx, fy) = v.coords(from);
+        let (tx, ty) = v.coords(to);
+        let (dx, dy) = (tx as isize - fx as isize, ty as isize - fy as isize);
+        let n = dx.abs().max(dy.abs());
+        let unit = (dy / n) * v.stride as isize + dx / n;
+        let mut ep = Ep {
+            victim: to as u16,
+            n: (n - 1).min(2) as u8,
+            sq: [0; 2],
+        };
+        for k in 0..ep.n as isize {
+            ep.sq[k as usize] = (from as isize + (k + 1) * unit) as u16;
+        }
+        let them = self.side.opposite();
+        let capturable = ep.sq[..ep.n as usize].iter().any(|&s| {
+            v.ep_attacks[them.index()].iter().any(|&(delta, kinds)| {
+                let c = self.board[(s as isize - delta) as usize];
+                c != EMPTY && c != OFF && cell_color(c) == them && kinds >> cell_kind(c) & 1 != 0
+            })
+        });
+        if capturable {
+            ep
+        } else {
+            Ep::default()
+        }
+    }
+
+    /// Make for variants with castling, en passant or hands.
+    fn make_general(&mut self, mv: Move) {
+        let v = Arc::clone(&self.variant);
+        let size = v.size;
+        let us = self.side.index();
+        let them = 1 - us;
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        let mut extra = UndoExtra {
+            rights: self.rights,
+            ep: self.ep,
+            capsq: to as u16,
+            partner: (0, 0),
+            to_hand: (NONE, 0),
+        };
+        let mut undo = Undo {
+            mv,
+            moved: EMPTY,
+            captured: EMPTY,
+            halfmove: self.halfmove,
+            hash: self.hash,
+            psq: self.psq,
+            checked: self.checked,
+            shield: self.shield,
+            near: self.near,
+            null: false,
+        };
+        if self.ep.victim != 0 {
+            self.hash ^= v.ep_keys[self.ep.victim as usize];
+            self.ep = Ep::default();
+        }
+        let mut reset = false;
+        match mv.flag {
+            DROP => {
+                let kind = mv.from as u8;
+                let c = cell(kind, self.side);
+                self.add_to_hand(us, kind, -1);
+                self.psq[us] += v.pst[us][kind as usize * size + to];
+                self.board[to] = c;
+                self.list_add(us, to);
+                self.nonroyal[us] += 1;
+                self.hash ^= self.zob(c, to);
+                undo.moved = c;
+                reset = v.promotes(kind);
+            }
+            CASTLE => {
+                let dir: isize = if to > from { 1 } else { -1 };
+                let mut ps = from as isize + dir;
+                while self.board[ps as usize] == EMPTY {
+                    ps += dir;
+                }
+                let (ps, pt) = (ps as usize, (to as isize - dir) as usize);
+                let (kc, pc) = (self.board[from], self.board[ps]);
+                let (ik, ip) = (self.list_index[from], self.list_index[ps]);
+                self.board[from] = EMPTY;
+                self.board[ps] = EMPTY;
+                self.board[to] = kc;
+                self.board[pt] = pc;
+                self.list[us][ik as usize] = to as u16;
+                self.list_index[to] = ik;
+                self.list[us][ip as usize] = pt as u16;
+                self.list_index[pt] = ip;
+                self.hash ^=
+                    self.zob(kc, from) ^ self.zob(kc, to) ^ self.zob(pc, ps) ^ self.zob(pc, pt);
+                let pk = cell_kind(pc) as usize;
+                self.psq[us] += v.pst[us][pk * size + pt] - v.pst[us][pk * size + ps];
+                self.king[us] = to as u16;
+                undo.moved = kc;
+                extra.partner = (ps as u16, pt as u16);
+                self.set_rights(self.rights & !(3 << (2 * us)));
+            }
+            _ => {
+                let capsq = if mv.flag == EN_PASSANT {
+                    extra.ep.victim as usize
+                } else {
+                    to
+                };
+                extra.capsq = capsq as u16;
+                let moved = self.board[from];
+                let captured = self.board[capsq];
+                let kind = cell_kind(moved);
+                undo.moved = moved;
+                undo.captured = captured;
+                if captured != EMPTY {
+                    let ck = cell_kind(captured);
+                    self.psq[them] -= v.pst[them][ck as usize * size + capsq];
+                    self.list_remove(them, capsq);
+                    self.nonroyal[them] -= 1;
+                    self.hash ^= self.zob(captured, capsq);
+                    self.board[capsq] = EMPTY;
+                    let hand = match v.holdings {
+                        Holdings::None => None,
+                        Holdings::Owner => Some(them),
+                        Holdings::Capturer => Some(us),
+                    };
+                    if let Some(h) = hand {
+                        let dk = v.demote[ck as usize];
+                        self.add_to_hand(h, dk, 1);
+                        extra.to_hand = (h as u8, dk);
+                    }
+                }
+                let placed = match mv.promo {
+                    0 => moved,
+                    p => {
+                        if v.promo_hand_kinds >> (p - 1) & 1 != 0 {
+                            self.add_to_hand(us, p - 1, -1);
+                        }
+                        cell(p - 1, self.side)
+                    }
+                };
+                self.psq[us] += v.pst[us][cell_kind(placed) as usize * size + to]
+                    - v.pst[us][kind as usize * size + from];
+                self.board[from] = EMPTY;
+                self.board[to] = placed;
+                let i = self.list_index[from];
+                self.list[us][i as usize] = to as u16;
+                self.list_index[to] = i;
+                self.hash ^= self.zob(moved, from) ^ self.zob(placed, to);
+                if kind == v.royal {
+                    self.king[us] = to as u16;
+                }
+                if self.rights != 0 {
+                    let mut rights = self.rights;
+                    if kind == v.royal {
+                        rights &= !(3 << (2 * us));
+                    }
+                    for c in 0..2 {
+                        for side in 0..2 {
+                            let sq = self.castle_sq[c][side] as usize;
+                            if rights >> (2 * c + side) & 1 != 0 && (sq == from || sq == capsq) {
+                                rights &= !(1 << (2 * c + side));
+                            }
+                        }
+                    }
+                    if rights != self.rights {
+                        self.set_rights(rights);
+                    }
+                }
+                if mv.flag == DOUBLE {
+                    let ep = self.ep_after_double(from, to);
+                    if ep.victim != 0 {
+                        self.hash ^= v.ep_keys[ep.victim as usize];
+                        self.ep = ep;
+                    }
+                }
+                reset = captured != EMPTY || v.promotes(kind);
+            }
+        }
+        self.halfmove = if reset { 0 } else { self.halfmove + 1 };
+        if self.side == Color::Black {
+            self.fullmove += 1;
+        }
+        self.side = self.side.opposite();
+        self.hash ^= v.side_key;
+        self.keys.push(self.hash);
+        let simple = mv.flag == NORMAL || mv.flag == DOUBLE;
+        if simple {
+            self.update_king_zones(us, from, to, undo.moved, self.board[to], undo.captured);
+        } else {
+            self.recount_king_zones();
+        }
+        self.undo.push(undo);
+        self.extra.push(extra);
+        self.checked = if simple && v.special_attackers[us] == 0 {
+            self.check_after_move(from, to)
+        } else {
+            self.compute_in_check()
+        };
+    }
+
+    /// Unmake for variants with castling, en passant or hands (the clocks, key and tallies are
+    /// already restored from `u`).
+    fn unmake_general(&mut self, u: Undo) {
+        let x = self.extra.pop().expect("an extra record per general move");
+        self.rights = x.rights;
+        self.ep = x.ep;
+        if u.null {
+            return;
+        }
+        let us = self.side.index();
+        let them = 1 - us;
+        let (from, to) = (u.mv.from as usize, u.mv.to as usize);
+        match u.mv.flag {
+            DROP => {
+                self.board[to] = EMPTY;
+                self.list_remove(us, to);
+                self.nonroyal[us] -= 1;
+                self.hand[us][u.mv.from as usize] += 1;
+            }
+            CASTLE => {
+                let (ps, pt) = (x.partner.0 as usize, x.partner.1 as usize);
+                let (kc, pc) = (self.board[to], self.board[pt]);
+                let (ik, ip) = (self.list_index[to], self.list_index[pt]);
+                self.board[to] = EMPTY;
+                self.board[pt] = EMPTY;
+                self.board[from] = kc;
+                self.board[ps] = pc;
+                self.list[us][ik as usize] = from as u16;
+                self.list_index[from] = ik;
+                self.list[us][ip as usize] = ps as u16;
+                self.list_index[ps] = ip;
+                self.king[us] = from as u16;
+            }
+            _ => {
+                self.board[to] = EMPTY;
+                self.board[from] = u.moved;
+                let i = self.list_index[to];
+                self.list[us][i as usize] = from as u16;
+                self.list_index[from] = i;
+                if cell_kind(u.moved) == self.variant.royal {
+                    self.king[us] = from as u16;
+                }
+                if let Some(p) = u.mv.promotion() {
+                    if self.variant.promo_hand_kinds >> p & 1 != 0 {
+                        self.hand[us][p as usize] += 1;
+                    }
+                }
+                if u.captured != EMPTY {
+                    let capsq = x.capsq as usize;
+                    self.board[capsq] = u.captured;
+                    self.list_add(them, capsq);
+                    self.nonroyal[them] += 1;
+                    if x.to_hand.0 != NONE {
+                        self.hand[x.to_hand.0 as usize][x.to_hand.1 as usize] -= 1;
+                    }
+                }
+            }
+        }
+    }
+
     /// Passes the turn (null move for the search).
     pub(crate) fn make_null_move(&mut self) {
         self.undo.push(Undo {
@@ -314,6 +752,7 @@ impl Position {
                 from: 0,
                 to: 0,
                 promo: 0,
+                flag: NORMAL,
             },
             moved: EMPTY,
             captured: EMPTY,
@@ -325,6 +764,19 @@ impl Position {
             near: self.near,
             null: true,
         });
+        if !self.variant.plain {
+            self.extra.push(UndoExtra {
+                rights: self.rights,
+                ep: self.ep,
+                capsq: 0,
+                partner: (0, 0),
+                to_hand: (NONE, 0),
+            });
+            if self.ep.victim != 0 {
+                self.hash ^= self.variant.ep_keys[self.ep.victim as usize];
+                self.ep = Ep::default();
+            }
+        }
         self.halfmove += 1;
         if self.side == Color::Black {
             self.fullmove += 1;

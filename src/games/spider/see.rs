@@ -108,13 +108,10 @@ impl Position {
     pub fn see_ge(&self, mv: Move, threshold: Score) -> bool {
         let v = &*self.variant;
         let (from, to) = (mv.from as usize, mv.to as usize);
-        let moved = cell_kind(self.board[from]);
-        let target = self.board[to];
-        let victim = if target == EMPTY {
-            0
-        } else {
-            self.exchange_value(cell_kind(target))
-        };
+        // A drop's origin is its kind and an en passant victim stands beside the target: the
+        // position's helpers know (castling and drops capture nothing).
+        let moved = self.moving_kind(mv);
+        let victim = self.captured_kind(mv).map_or(0, |k| self.exchange_value(k));
         let (standing, promo_gain) = match mv.promotion() {
             Some(p) => (p, self.exchange_value(p) - self.exchange_value(moved)),
             None => (moved, 0),

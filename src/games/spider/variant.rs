@@ -1,7 +1,13 @@
 //! A loaded variant: the definition turned into the tables the move generator runs on a padded
 //! mailbox board (holes and the border are permanently "off-board" cells).
+//!
+//! Plain leaper, slider, rider and lame rules go to `steps` (the generator's hot loop and the attack
+//! tables); rules with `i`, `e`, `j`, `p` or `g` go to `specials`, castling to `castles`. A variant
+//! without specials, castling, en passant or hands ([`Variant::plain`]) runs exactly the hot loop
+//! and the short make/unmake.
 
-use super::definition::{self, Definition, DefinitionError, StalemateRule};
+use super::betza::{MoveRule, Style};
+use super::definition::{self, Definition, DefinitionError, Holdings, StalemateRule};
 use super::square::{square_name, Color};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -20,6 +26,10 @@ pub(crate) const OFF: u8 = 255;
 pub const MAX_KINDS: usize = 32;
 /// The `pawn` field of a variant without pawns.
 pub(crate) const NO_PAWN: u8 = u8::MAX;
+/// "No such square / kind" in the per-square and per-kind tables.
+pub(crate) const NONE: u8 = u8::MAX;
+/// Most pieces of one kind a hand holds with its own hash key (more share the last key).
+pub(crate) const HAND_KEYS: usize = 64;
 
 /// The cell value of a piece.
 #[inline]
@@ -43,7 +53,7 @@ pub(crate) fn cell_color(c: u8) -> Color {
     }
 }
 
-/// One compiled move rule in board offsets for one colour.
+/// One compiled plain move rule in board offsets for one colour.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Step {
     pub delta: isize,
@@ -52,6 +62,43 @@ pub(crate) struct Step {
     pub lame_len: u8,
     pub can_move: bool,
     pub can_capture: bool,
+    /// A lame straight leap in a variant with en passant: the squares it passes over may be
+    /// captured on en passant.
+    pub ep_create: bool,
+}
+
+/// One compiled special rule (`i`, `e`, `j`, `p`, `g`) in board offsets for one colour.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Special {
+    pub style: Style,
+    pub delta: isize,
+    pub range: u8,
+    pub lame: [isize; 2],
+    pub lame_len: u8,
+    pub can_move: bool,
+    pub can_capture: bool,
+    pub can_ep: bool,
+    pub initial: bool,
+    pub ep_create: bool,
+}
+
+/// One castling move of the royal piece: `dist` squares in direction `dir` (+1 or -1 file) towards
+/// `side` (0: lower files, 1: higher files).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CastleStep {
+    pub dir: isize,
+    pub dist: u8,
+    pub side: usize,
+}
+
+/// One promotion choice: promote to `kind` (the mover's own kind: stay unpromoted) within `depth`
+/// ranks of the far end (0: the whole zone), taking it from the hand, not on the last rank.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PromoRule {
+    pub kind: u8,
+    pub depth: u8,
+    pub from_hand: bool,
+    pub not_last: bool,
 }
 
 /// Attack lookup along one vector: which kinds capture along it, and how many leaps they may make.
@@ -88,7 +135,6 @@ pub struct PieceInfo {
 
 /// A loaded variant: board shape, pieces, rules and the generator's tables. Shared by positions
 /// through an `Arc`.
-#[derive(Debug)]
 pub struct Variant {
     name: String,
     def: Definition,
@@ -98,16 +144,70 @@ pub struct Variant {
     pub(crate) template: Vec<u8>,
     pub(crate) playable: Vec<u16>,
     pub(crate) steps: [Vec<Vec<Step>>; 2],
+    /// Per colour and kind: the special rules (`i`, `e`, `j`, `p`, `g`).
+    pub(crate) specials: [Vec<Vec<Special>>; 2],
+    /// Whether any kind has special rules.
+    pub(crate) has_specials: bool,
+    /// Per colour: the royal piece's castling moves.
+    pub(crate) castles: [Vec<CastleStep>; 2],
+    /// Per colour and side: the kind of the castling partner in the start position (`NONE`: none).
+    pub(crate) partner_kind: [[u8; 2]; 2],
+    /// Per colour: the royal piece's start square.
+    pub(crate) royal_start: [u16; 2],
+    /// Whether some rule captures en passant.
+    pub(crate) has_ep: bool,
+    /// Per capturing colour: en passant rules as (delta, kinds).
+    pub(crate) ep_attacks: [Vec<(isize, u32)>; 2],
+    /// Per colour: kinds whose special rules capture (hoppers and the like): with such enemies
+    /// every move gets the full king-safety test and check detection scans them.
+    pub(crate) special_attackers: [u32; 2],
+    /// Per colour and square: the kinds that start there (for `i` moves).
+    pub(crate) start_mask: [Vec<u32>; 2],
+    /// Per colour and square: the kinds that could never move from there (on the empty board).
+    pub(crate) immobile: [Vec<u32>; 2],
     pub(crate) dedup: Vec<bool>,
     pub(crate) rays: [Vec<AttackRay>; 2],
     pub(crate) lame_attacks: [Vec<LameAttack>; 2],
     pub(crate) zobrist: Vec<u64>,
     pub(crate) side_key: u64,
-    /// Per colour and square: 0 no promotion, 1 optional, 2 mandatory.
-    pub(crate) promo: [Vec<u8>; 2],
-    pub(crate) promo_kinds: Vec<u8>,
+    /// Keys of the castling-rights bit sets.
+    pub(crate) castle_keys: [u64; 16],
+    /// Keys of the en passant victim's square.
+    pub(crate) ep_keys: Vec<u64>,
+    /// Keys of hand counts, indexed `((color * MAX_KINDS + kind) * HAND_KEYS + count)`.
+    pub(crate) hand_keys: Vec<u64>,
+    /// Per colour and square: how many ranks from the far end (0: the last rank) when the square
+    /// is in the promotion zone, else `NONE`.
+    pub(crate) promo_dist: [Vec<u8>; 2],
+    /// Kinds that promote (bit mask).
+    pub(crate) promoting: u32,
+    /// Chess-style promotion choices.
+    pub(crate) promo_rules: Vec<PromoRule>,
+    /// Per kind: the kind it turns into by Shogi-style promotion (`promoOffset`), else `NONE`.
+    pub(crate) promo_target: Vec<u8>,
+    /// Shogi-style promotion (`promoOffset`): a move leaving the zone may promote too.
+    pub(crate) promote_leaving_zone: bool,
+    /// Per kind: what it goes to hand as when captured (the unpromoted kind of a Shogi-style
+    /// promoted piece, else itself).
+    pub(crate) demote: Vec<u8>,
+    /// Where captured pieces go.
+    pub(crate) holdings: Holdings,
+    /// Whether pieces in hand are dropped.
+    pub(crate) drops: bool,
+    /// Whether the hand is written in the FEN (else it follows from the board, or is unused).
+    pub(crate) hand_in_fen: bool,
+    /// Whether promotions take pieces from the hand.
+    pub(crate) hand_promo: bool,
+    /// Kinds a promotion takes from the hand (`*` in `promoChoice`).
+    pub(crate) promo_hand_kinds: u32,
+    /// Per colour and square: the kinds that may be dropped there.
+    pub(crate) drop_ok: [Vec<u32>; 2],
+    /// Per colour and kind: pieces at the start, on the board and in hand.
+    pub(crate) initial_total: [[u8; MAX_KINDS]; 2],
+    /// No castling, en passant or hand: make/unmake take the short path.
+    pub(crate) plain: bool,
     pub(crate) royal: u8,
-    /// Kind of the pawn, or `NO_PAWN`.
+    /// Kind of the pawn (the first promoting kind), or `NO_PAWN`.
     pub(crate) pawn: u8,
     pub(crate) values: Vec<i32>,
     /// Per colour and square: how many ranks a pawn there has advanced (0 on its own first rank).
@@ -120,6 +220,18 @@ pub struct Variant {
     pub(crate) ray_lines: [Vec<u64>; 2],
     /// Mailbox (x, y) of every cell, border included (king distances in the evaluation).
     pub(crate) xy: Vec<(i16, i16)>,
+}
+
+/// Name, board size and pieces (the tables are too big to print).
+impl std::fmt::Debug for Variant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let letters: String = self.def.pieces.iter().map(|p| p.letter).collect();
+        write!(
+            f,
+            "Variant {{ name: {:?}, board: {}x{}, pieces: {letters} }}",
+            self.name, self.def.files, self.def.ranks
+        )
+    }
 }
 
 impl Variant {
@@ -192,6 +304,26 @@ impl Variant {
         self.def.baring
     }
 
+    /// Whether the royal piece can castle.
+    pub fn has_castling(&self) -> bool {
+        !self.castles[0].is_empty() || !self.castles[1].is_empty()
+    }
+
+    /// Whether some piece captures en passant.
+    pub fn has_en_passant(&self) -> bool {
+        self.has_ep
+    }
+
+    /// Whether pieces in hand are dropped (`P@e4`).
+    pub fn has_drops(&self) -> bool {
+        self.drops
+    }
+
+    /// Whether the variant keeps pieces in hand (for drops or for promotions).
+    pub fn has_hands(&self) -> bool {
+        self.drops || self.hand_promo
+    }
+
     /// Whether (x, y) is a hole.
     pub fn is_hole(&self, x: u8, y: u8) -> bool {
         self.template[self.index(x, y)] == OFF
@@ -241,6 +373,22 @@ impl Variant {
         }
     }
 
+    /// Whether `kind` promotes.
+    #[inline]
+    pub(crate) fn promotes(&self, kind: u8) -> bool {
+        (self.promoting >> kind) & 1 != 0
+    }
+
+    /// The hash key of `count` pieces of `kind` in `color`'s hand.
+    #[inline]
+    pub(crate) fn hand_key(&self, color: usize, kind: u8, count: u8) -> u64 {
+        if count == 0 {
+            return 0;
+        }
+        let n = (count as usize).min(HAND_KEYS - 1);
+        self.hand_keys[(color * MAX_KINDS + kind as usize) * HAND_KEYS + n]
+    }
+
     fn build(def: Definition) -> Result<Variant, DefinitionError> {
         if def.pieces.len() > MAX_KINDS {
             return Err(DefinitionError {
@@ -249,6 +397,7 @@ impl Variant {
             });
         }
         let (files, ranks) = (def.files as usize, def.ranks as usize);
+        let kinds = def.pieces.len();
         let stride = files + 2 * PAD;
         let size = stride * (ranks + 2 * PAD);
         let index = |x: usize, y: usize| (y + PAD) * stride + x + PAD;
@@ -262,18 +411,23 @@ impl Variant {
                 }
             }
         }
-        // A rule another rule of the piece contains (same vector, same move/capture rights, no lame
-        // path, at most its range: the N of an NN) is dropped, so that the generator meets each
-        // target once and rarely needs to deduplicate.
-        let kept: Vec<Vec<&super::betza::MoveRule>> = def
+        let has_ep = def
+            .pieces
+            .iter()
+            .any(|p| p.rules.iter().any(|r| r.en_passant));
+        // A plain rule another plain rule of the piece contains (same vector, same move/capture
+        // rights, no lame path, at most its range: the N of an NN) is dropped, so that the
+        // generator meets each target once and rarely needs to deduplicate.
+        let kept: Vec<Vec<&MoveRule>> = def
             .pieces
             .iter()
             .map(|p| {
-                p.rules
+                let plain: Vec<&MoveRule> = p.rules.iter().filter(|r| !r.is_special()).collect();
+                plain
                     .iter()
                     .enumerate()
                     .filter(|&(i, a)| {
-                        !p.rules.iter().enumerate().any(|(j, b)| {
+                        !plain.iter().enumerate().any(|(j, b)| {
                             j != i
                                 && a.lame_path.is_empty()
                                 && b.lame_path.is_empty()
@@ -282,38 +436,90 @@ impl Variant {
                                 && (a.range < b.range || (a.range == b.range && j < i))
                         })
                     })
-                    .map(|(_, a)| a)
+                    .map(|(_, a)| *a)
                     .collect()
             })
             .collect();
+        let offset = |color: Color, (x, y): (i8, i8)| -> isize {
+            let (dx, dy) = orient(def.symmetry, color, x, y);
+            dy as isize * stride as isize + dx as isize
+        };
+        let lame_of = |color: Color, path: &[(i8, i8)]| -> [isize; 2] {
+            let mut lame = [0isize; 2];
+            for (i, &p) in path.iter().enumerate() {
+                lame[i] = offset(color, p);
+            }
+            lame
+        };
+        let straight = |r: &MoveRule| r.dx == 0 || r.dy == 0 || r.dx.abs() == r.dy.abs();
         let mut steps: [Vec<Vec<Step>>; 2] = [Vec::new(), Vec::new()];
+        let mut specials: [Vec<Vec<Special>>; 2] = [Vec::new(), Vec::new()];
+        let mut castles: [Vec<CastleStep>; 2] = [Vec::new(), Vec::new()];
         for color in [Color::White, Color::Black] {
-            for rules in &kept {
+            for (k, rules) in kept.iter().enumerate() {
                 let list = rules
                     .iter()
-                    .map(|r| {
-                        let (dx, dy) = orient(def.symmetry, color, r.dx, r.dy);
-                        let mut lame = [0isize; 2];
-                        for (i, &(px, py)) in r.lame_path.iter().enumerate() {
-                            let (px, py) = orient(def.symmetry, color, px, py);
-                            lame[i] = py as isize * stride as isize + px as isize;
-                        }
-                        Step {
-                            delta: dy as isize * stride as isize + dx as isize,
-                            range: r.range,
-                            lame,
-                            lame_len: r.lame_path.len() as u8,
-                            can_move: r.can_move,
-                            can_capture: r.can_capture,
-                        }
+                    .map(|r| Step {
+                        delta: offset(color, (r.dx, r.dy)),
+                        range: r.range,
+                        lame: lame_of(color, &r.lame_path),
+                        lame_len: r.lame_path.len() as u8,
+                        can_move: r.can_move,
+                        can_capture: r.can_capture,
+                        ep_create: has_ep && !r.lame_path.is_empty() && straight(r),
                     })
                     .collect();
                 steps[color.index()].push(list);
+                let p = &def.pieces[k];
+                let special = p
+                    .rules
+                    .iter()
+                    .filter(|r| r.is_special() && r.style != Style::Castle)
+                    .map(|r| Special {
+                        style: r.style,
+                        delta: offset(color, (r.dx, r.dy)),
+                        range: r.range,
+                        lame: lame_of(color, &r.lame_path),
+                        lame_len: r.lame_path.len() as u8,
+                        can_move: r.can_move,
+                        can_capture: r.can_capture,
+                        can_ep: r.en_passant,
+                        initial: r.initial,
+                        ep_create: has_ep
+                            && r.style == Style::Plain
+                            && !r.lame_path.is_empty()
+                            && straight(r),
+                    })
+                    .collect();
+                specials[color.index()].push(special);
+                if p.letter == def.royal {
+                    for r in p.rules.iter().filter(|r| r.style == Style::Castle) {
+                        let (mut dx, _) = orient(def.symmetry, color, r.dx, 0);
+                        if def.castle_flip && color == Color::Black {
+                            dx = -dx;
+                        }
+                        castles[color.index()].push(CastleStep {
+                            dir: dx.signum() as isize,
+                            dist: dx.unsigned_abs(),
+                            side: (dx > 0) as usize,
+                        });
+                    }
+                }
             }
         }
-        let dedup = kept
+        let has_specials = specials.iter().any(|c| c.iter().any(|l| !l.is_empty()));
+        let dedup = def
+            .pieces
             .iter()
-            .map(|rules| {
+            .map(|p| {
+                let rules: Vec<&MoveRule> = p
+                    .rules
+                    .iter()
+                    .filter(|r| r.style != Style::Castle)
+                    .filter(|r| {
+                        r.is_special() || kept.iter().flatten().any(|k| std::ptr::eq(*k, *r))
+                    })
+                    .collect();
                 rules
                     .iter()
                     .enumerate()
@@ -323,6 +529,8 @@ impl Variant {
 
         let mut rays: [Vec<AttackRay>; 2] = [Vec::new(), Vec::new()];
         let mut lame_attacks: [Vec<LameAttack>; 2] = [Vec::new(), Vec::new()];
+        let mut ep_attacks: [Vec<(isize, u32)>; 2] = [Vec::new(), Vec::new()];
+        let mut special_attackers = [0u32; 2];
         for c in 0..2 {
             for (kind, list) in steps[c].iter().enumerate() {
                 for s in list.iter().filter(|s| s.can_capture) {
@@ -349,11 +557,24 @@ impl Variant {
                                 max: 0,
                                 range: [0; MAX_KINDS],
                             });
-                            rays[c].last_mut().unwrap()
+                            rays[c].last_mut().expect("just pushed")
                         }
                     };
                     ray.range[kind] = ray.range[kind].max(s.range);
                     ray.max = ray.max.max(s.range);
+                }
+            }
+            for (kind, list) in specials[c].iter().enumerate() {
+                for s in list {
+                    if s.can_capture {
+                        special_attackers[c] |= 1 << kind;
+                    }
+                    if s.can_ep {
+                        match ep_attacks[c].iter_mut().find(|e| e.0 == s.delta) {
+                            Some(e) => e.1 |= 1 << kind,
+                            None => ep_attacks[c].push((s.delta, 1 << kind)),
+                        }
+                    }
                 }
             }
         }
@@ -361,52 +582,129 @@ impl Variant {
         let mut rng = ChaCha8Rng::seed_from_u64(0x5b1d_e7c4_e55a_0001);
         let zobrist = (0..(2 * MAX_KINDS + 1) * size).map(|_| rng.gen()).collect();
         let side_key = rng.gen();
+        let mut castle_keys = [0u64; 16];
+        for k in castle_keys.iter_mut().skip(1) {
+            *k = rng.gen();
+        }
+        let ep_keys = (0..size).map(|_| rng.gen()).collect();
+        let hand_keys = (0..2 * MAX_KINDS * HAND_KEYS).map(|_| rng.gen()).collect();
 
         let zone = def.promo_zone as usize;
-        let mut promo = [vec![0u8; size], vec![0u8; size]];
+        let mut promo_dist = [vec![NONE; size], vec![NONE; size]];
         let mut advance = [vec![0u8; size], vec![0u8; size]];
+        let mut start_mask = [vec![0u32; size], vec![0u32; size]];
         for y in 0..ranks {
             for x in 0..files {
                 let i = index(x, y);
-                promo[0][i] = if y == ranks - 1 {
-                    2
-                } else {
-                    (y >= ranks - zone) as u8
-                };
-                promo[1][i] = if y == 0 { 2 } else { (y < zone) as u8 };
+                if y >= ranks - zone {
+                    promo_dist[0][i] = (ranks - 1 - y) as u8;
+                }
+                if y < zone {
+                    promo_dist[1][i] = y as u8;
+                }
                 advance[0][i] = y as u8;
                 advance[1][i] = (ranks - 1 - y) as u8;
             }
         }
-        let promo_kinds = def
-            .promo_choice
+        let mut initial_total = [[0u8; MAX_KINDS]; 2];
+        for (k, p) in def.pieces.iter().enumerate() {
+            for (c, squares) in [&p.white, &p.black].into_iter().enumerate() {
+                for &(x, y) in squares {
+                    start_mask[c][index(x as usize, y as usize)] |= 1 << k;
+                }
+                initial_total[c][k] = (squares.len() + p.hand as usize).min(255) as u8;
+            }
+        }
+        let kind_of = |letter: char| -> u8 {
+            def.pieces
+                .iter()
+                .position(|p| p.letter == letter)
+                .expect("checked by the parser") as u8
+        };
+        let royal = kind_of(def.royal);
+        let promoting = def.promoting.iter().fold(0u32, |m, &k| m | 1 << k);
+        let promo_rules = def
+            .promotions
             .iter()
-            .map(|&c| def.pieces.iter().position(|p| p.letter == c).unwrap() as u8)
+            .map(|c| PromoRule {
+                kind: kind_of(c.letter),
+                depth: c.depth,
+                from_hand: c.from_hand,
+                not_last: c.not_last,
+            })
             .collect();
-        let royal = def
-            .pieces
+        let mut promo_target = vec![NONE; kinds];
+        let mut demote: Vec<u8> = (0..kinds as u8).collect();
+        if def.promo_offset > 0 {
+            for &k in &def.promoting {
+                let t = k + def.promo_offset as usize;
+                promo_target[k] = t as u8;
+                demote[t] = k as u8;
+            }
+        }
+        let hand_promo = def.promotes_from_hand();
+        let promo_hand_kinds = def
+            .promotions
             .iter()
-            .position(|p| p.letter == def.royal)
-            .unwrap() as u8;
+            .filter(|c| c.from_hand)
+            .fold(0u32, |m, c| m | 1 << kind_of(c.letter));
+        let drops = def.has_drops();
+        let hand_in_fen = drops || (hand_promo && def.holdings == Holdings::Capturer);
 
         let def_pawn = def.pawn.map_or(NO_PAWN, |p| p as u8);
         let ray_lines = [ray_lines(&rays[0], size), ray_lines(&rays[1], size)];
+        let mut royal_start = [0u16; 2];
+        for (c, squares) in [
+            &def.pieces[royal as usize].white,
+            &def.pieces[royal as usize].black,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let (x, y) = squares[0];
+            royal_start[c] = index(x as usize, y as usize) as u16;
+        }
+        let plain = castles.iter().all(|c| c.is_empty()) && !has_ep && !drops && !hand_promo;
         let mut v = Variant {
             name: "custom".to_string(),
             pieces: Vec::new(),
-            def,
             stride,
             size,
             template,
             playable,
             steps,
+            specials,
+            has_specials,
+            castles,
+            partner_kind: [[NONE; 2]; 2],
+            royal_start,
+            has_ep,
+            ep_attacks,
+            special_attackers,
+            start_mask,
+            immobile: [vec![0; size], vec![0; size]],
             dedup,
             rays,
             lame_attacks,
             zobrist,
             side_key,
-            promo,
-            promo_kinds,
+            castle_keys,
+            ep_keys,
+            hand_keys,
+            promo_dist,
+            promoting,
+            promo_rules,
+            promote_leaving_zone: def.promo_offset > 0,
+            promo_target,
+            demote,
+            holdings: def.holdings,
+            drops,
+            hand_in_fen,
+            hand_promo,
+            promo_hand_kinds,
+            drop_ok: [vec![0; size], vec![0; size]],
+            initial_total,
+            plain,
             royal,
             pawn: def_pawn,
             values: Vec::new(),
@@ -416,11 +714,118 @@ impl Variant {
             xy: (0..size)
                 .map(|i| ((i % stride) as i16, (i / stride) as i16))
                 .collect(),
+            def,
         };
+        v.immobile = [v.immobility(0), v.immobility(1)];
+        v.drop_ok = [v.drop_squares(0), v.drop_squares(1)];
+        v.partner_kind = [v.start_partners(0), v.start_partners(1)];
         v.pieces = super::eval::piece_infos(&v);
         v.values = v.pieces.iter().map(|p| p.value).collect();
         v.pst = super::eval::piece_square_tables(&v);
         Ok(v)
+    }
+
+    /// Per square: the kinds of `color` that have no move at all from it on the empty board
+    /// (hoppers count as mobile where a hurdle and a landing square could be).
+    fn immobility(&self, color: usize) -> Vec<u32> {
+        let mut out = vec![0u32; self.size];
+        let playable =
+            |t: isize| t >= 0 && (t as usize) < self.size && self.template[t as usize] == EMPTY;
+        for &sq in &self.playable {
+            let s = sq as isize;
+            for kind in 0..self.def.pieces.len() {
+                let plain = self.steps[color][kind].iter().any(|st| {
+                    playable(s + st.delta)
+                        && (0..st.lame_len as usize).all(|i| playable(s + st.lame[i]))
+                });
+                let special = self.specials[color][kind].iter().any(|sp| match sp.style {
+                    Style::Plain => {
+                        (!sp.initial || self.start_mask[color][sq as usize] >> kind & 1 != 0)
+                            && playable(s + sp.delta)
+                            && (0..sp.lame_len as usize).all(|i| playable(s + sp.lame[i]))
+                    }
+                    Style::Jump => {
+                        playable(s + sp.delta)
+                            && (0..sp.lame_len as usize).all(|i| playable(s + sp.lame[i]))
+                    }
+                    Style::Ski | Style::Hop | Style::Grasshop => {
+                        playable(s + sp.delta) && playable(s + 2 * sp.delta)
+                    }
+                    Style::Castle => false,
+                });
+                if !plain && !special {
+                    out[sq as usize] |= 1 << kind;
+                }
+            }
+        }
+        out
+    }
+
+    /// Per square: the kinds of `color` that may be dropped there: not where they could never
+    /// move, and promoting kinds (pawns) not on their first rank nor in their promotion zone.
+    fn drop_squares(&self, color: usize) -> Vec<u32> {
+        let mut out = vec![0u32; self.size];
+        if !self.drops {
+            return out;
+        }
+        for &sq in &self.playable {
+            let sq = sq as usize;
+            let (_, y) = self.coords(sq);
+            let first = if color == 0 {
+                y == 0
+            } else {
+                y + 1 == self.def.ranks
+            };
+            for kind in 0..self.def.pieces.len() as u8 {
+                if kind == self.royal || self.immobile[color][sq] >> kind & 1 != 0 {
+                    continue;
+                }
+                if self.promotes(kind) && (first || self.promo_dist[color][sq] != NONE) {
+                    continue;
+                }
+                out[sq] |= 1 << kind;
+            }
+        }
+        out
+    }
+
+    /// Per side (lower files, higher files): the kind of `color`'s castling partner in the start
+    /// position, the piece nearest to the corner on the royal piece's rank, if the royal piece
+    /// castles that way and the partner stands at least the shortest castling distance away.
+    fn start_partners(&self, color: usize) -> [u8; 2] {
+        let mut out = [NONE; 2];
+        let mut board = self.template.clone();
+        for (k, p) in self.def.pieces.iter().enumerate() {
+            for &(x, y) in if color == 0 { &p.white } else { &p.black } {
+                board[self.index(x, y)] = 1 + k as u8;
+            }
+        }
+        for (side, slot) in out.iter_mut().enumerate() {
+            let dir: isize = if side == 0 { -1 } else { 1 };
+            let Some(dist) = self.castles[color]
+                .iter()
+                .filter(|c| c.side == side)
+                .map(|c| c.dist)
+                .min()
+            else {
+                continue;
+            };
+            let ksq = self.royal_start[color] as isize;
+            let mut t = ksq + dir;
+            let mut last = None;
+            while board[t as usize] != OFF {
+                if board[t as usize] != EMPTY {
+                    last = Some(t);
+                }
+                t += dir;
+            }
+            if let Some(p) = last {
+                if (p - ksq).unsigned_abs() >= dist as usize {
+                    *slot = board[p as usize] - 1;
+                }
+            }
+        }
+        out
     }
 }
 
