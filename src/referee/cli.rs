@@ -543,10 +543,15 @@ mod tests {
     fn every_match_option_states_its_default() {
         for line in USAGE.lines().filter(|l| l.trim_start().starts_with("--")) {
             let flag = line.split_whitespace().next().unwrap();
-            let block: String = USAGE
-                .lines()
-                .skip_while(|l| !l.contains(flag))
-                .take(3)
+            // The option's line and its continuation lines (indented past the flags).
+            let mut lines = USAGE.lines().skip_while(|l| !l.starts_with(line));
+            let first = lines.next().unwrap_or_default().to_string();
+            let block: String = std::iter::once(first)
+                .chain(
+                    lines
+                        .take_while(|l| l.starts_with("                         "))
+                        .map(String::from),
+                )
                 .collect();
             assert!(block.contains('['), "{flag} states no default: {line}");
         }
