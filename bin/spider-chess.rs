@@ -16,7 +16,7 @@ usage: spider-chess [--variant FILE]... [--weights FILE]... [COMMAND]
   (no command)          speak the engine protocol on stdin/stdout (first line: uci or xboard)
   bench [DEPTH]         search the fixed bench positions; prints the node signature and nps
   perft DEPTH [FEN]     count legal move paths, per root move, with leaf nodes per second
-  tune [--fix NAMES] [--out FILE] RECORDS.jsonl...
+  tune [--fix NAMES] [--prior P] [--out FILE] RECORDS.jsonl...
                         fit the evaluation's weights to the results of the games in
                         `orrery match --records` files (one variant); --out writes them
   --variant FILE        also offer the Interactive Diagram variant defined in FILE

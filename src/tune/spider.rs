@@ -144,10 +144,12 @@ pub struct TuneCommand {
     pub fix: Vec<String>,
     /// Where to write the tuned weights file.
     pub out: Option<String>,
+    /// Strength of the pull towards the current weights ([`TuneOptions::prior`]).
+    pub prior: f64,
 }
 
 impl TuneCommand {
-    /// Reads `[--fix NAME,NAME...] [--out FILE] RECORDS...`.
+    /// Reads `[--fix NAME,NAME...] [--prior P] [--out FILE] RECORDS...`.
     pub fn parse(args: &[String]) -> Result<TuneCommand, String> {
         let mut cmd = TuneCommand::default();
         let mut it = args.iter();
@@ -158,6 +160,14 @@ impl TuneCommand {
                     cmd.fix.extend(v.split(',').map(|s| s.trim().to_string()));
                 }
                 "--out" => cmd.out = Some(it.next().ok_or("--out needs a file name")?.clone()),
+                "--prior" => {
+                    let v = it.next().ok_or("--prior needs a number")?;
+                    cmd.prior = v
+                        .parse()
+                        .ok()
+                        .filter(|p: &f64| p.is_finite() && *p >= 0.0)
+                        .ok_or_else(|| format!("--prior must be a number >= 0, got '{v}'"))?;
+                }
                 flag if flag.starts_with("--") => {
                     return Err(format!("unknown tune flag '{flag}'"))
                 }
@@ -214,6 +224,7 @@ pub fn run(variants: &[Arc<Variant>], cmd: &TuneCommand) -> Result<String, Strin
     for l in &mut opts.lower[kinds..] {
         *l = 0;
     }
+    opts.prior = cmd.prior;
     let k = fit_k(&data, &start);
     let result = tune(&data, &start, k, &opts);
     let tuned = EvalWeights::from_vector(kinds, &result.weights).expect("same length");
@@ -330,19 +341,11 @@ mod tests {
             }
         }
         assert_eq!(kept, h.kept);
-        // The material features of the start position are balanced: the first kept rows of a
-        // game right after few plies have small balances, and every label is White's score.
-        let weights = variant.weights().to_vector();
-        let loss_all_white_wins = {
-            let mut d = Dataset::new(weights.len());
-            for rec in &recs[..1] {
-                let (one, _) = positions(&variant, std::slice::from_ref(rec)).unwrap();
-                assert!(one.len() > 0);
-                d = one;
-            }
-            d.loss(&vec![0; weights.len()], 1.0)
-        };
-        // With all weights 0 every prediction is 1/2: the loss of a won game is exactly 1/4.
+        // Every label is White's score: with all weights 0 every prediction is 1/2, so the loss
+        // over the won game's positions is exactly 1/4.
+        let (won, _) = positions(&variant, &recs[..1]).unwrap();
+        assert!(!won.is_empty());
+        let loss_all_white_wins = won.loss(&vec![0; won.width()], 1.0);
         assert!((loss_all_white_wins - 0.25).abs() < 1e-12);
     }
 
@@ -394,5 +397,11 @@ mod tests {
         assert_eq!(c.records, vec!["a.jsonl"]);
         assert!(TuneCommand::parse(&a("--out w.txt")).is_err());
         assert!(TuneCommand::parse(&a("--bogus 1 a.jsonl")).is_err());
+        assert_eq!(
+            TuneCommand::parse(&a("--prior 0.5 a.jsonl")).unwrap().prior,
+            0.5
+        );
+        assert!(TuneCommand::parse(&a("--prior -1 a.jsonl")).is_err());
+        assert!(TuneCommand::parse(&a("--prior x a.jsonl")).is_err());
     }
 }

@@ -137,17 +137,22 @@ pub struct TuneOptions {
     pub steps: Vec<i32>,
     /// Most passes per step size.
     pub max_passes: usize,
+    /// Strength of the pull towards the starting weights: `prior · ((w - start) / 100)²` per
+    /// free weight is added to the loss (0: none). Keeps weights that the data hardly
+    /// determines (rare pieces, correlated terms) near where they were.
+    pub prior: f64,
 }
 
 impl TuneOptions {
     /// Every weight free, no lower bound, integer polish by steps 2 and 1, at most 100 passes
-    /// each.
+    /// each, no prior.
     pub fn all_free(width: usize) -> TuneOptions {
         TuneOptions {
             free: vec![true; width],
             lower: vec![i32::MIN / 2; width],
             steps: vec![2, 1],
             max_passes: 100,
+            prior: 0.0,
         }
     }
 }
@@ -175,10 +180,13 @@ pub fn tune(data: &Dataset, start: &[i32], k: f64, opts: &TuneOptions) -> TuneRe
         .zip(&opts.lower)
         .map(|(&w, &lo)| (w.round() as i32).max(lo))
         .collect();
-    let mut r = coordinate_descent(data, &rounded, k, opts);
+    let mut r = coordinate_descent(data, &rounded, start, k, opts);
     r.loss_before = data.loss(start, k);
     r
 }
+
+/// The unit of [`TuneOptions::prior`]: a change of 100 (a pawn) costs `prior`.
+const PRIOR_SCALE: f64 = 100.0;
 
 /// Most Levenberg-Marquardt iterations.
 const LM_ITERATIONS: usize = 200;
@@ -193,7 +201,11 @@ fn levenberg_marquardt(data: &Dataset, start: &[i32], k: f64, opts: &TuneOptions
         .filter(|&j| opts.free[j] && (0..data.len()).any(|i| data.row(i)[j] != 0))
         .collect();
     let m = free.len();
-    let mut w: Vec<f64> = start.iter().map(|&x| x as f64).collect();
+    let w0: Vec<f64> = start.iter().map(|&x| x as f64).collect();
+    let mut w = w0.clone();
+    let n = data.len().max(1) as f64;
+    // The prior in the summed form: n · prior / PRIOR_SCALE² per squared unit of change.
+    let pull = n * opts.prior / (PRIOR_SCALE * PRIOR_SCALE);
     let loss_of = |w: &[f64]| -> f64 {
         let sum: f64 = (0..data.len())
             .map(|i| {
@@ -201,7 +213,8 @@ fn levenberg_marquardt(data: &Dataset, start: &[i32], k: f64, opts: &TuneOptions
                 (data.results[i] - sigmoid(e, k)).powi(2)
             })
             .sum();
-        sum / data.len().max(1) as f64
+        let prior: f64 = free.iter().map(|&j| pull * (w[j] - w0[j]).powi(2)).sum();
+        (sum + prior) / n
     };
     let mut loss = loss_of(&w);
     let mut lambda = 1e-3;
@@ -233,6 +246,10 @@ fn levenberg_marquardt(data: &Dataset, start: &[i32], k: f64, opts: &TuneOptions
             for y in 0..x {
                 a[x * m + y] = a[y * m + x];
             }
+        }
+        for (x, &j) in free.iter().enumerate() {
+            a[x * m + x] += pull;
+            g[x] -= pull * (w[j] - w0[j]);
         }
         let mut accepted = false;
         for _ in 0..30 {
@@ -304,8 +321,14 @@ fn solve(a: &mut [f64], b: &[f64], n: usize) -> Option<Vec<f64>> {
 /// Coordinate descent on integer weights at a fixed `k`: each free weight in turn moves by the
 /// current step in whichever direction lowers the loss, as long as it does. Only the positions
 /// where a weight's feature is non-zero are re-evaluated for it, so a try costs a column of the
-/// data, not all of it.
-pub fn coordinate_descent(data: &Dataset, start: &[i32], k: f64, opts: &TuneOptions) -> TuneResult {
+/// data, not all of it. The prior pulls towards `center`.
+pub fn coordinate_descent(
+    data: &Dataset,
+    start: &[i32],
+    center: &[i32],
+    k: f64,
+    opts: &TuneOptions,
+) -> TuneResult {
     let width = data.width;
     assert_eq!(start.len(), width, "one starting weight per feature");
     // Sparse columns: per feature, the (position, value) pairs where it is non-zero.
@@ -322,14 +345,17 @@ pub fn coordinate_descent(data: &Dataset, start: &[i32], k: f64, opts: &TuneOpti
     let loss_before = mean_error(&evals, &data.results, k);
     let n = data.len().max(1) as f64;
     // The change of the summed error when weight j moves by d.
-    let delta = |evals: &[f64], j: usize, d: i32| -> f64 {
-        columns[j]
-            .iter()
-            .map(|&(i, f)| {
-                let (e, r) = (evals[i as usize], data.results[i as usize]);
-                (r - sigmoid(e + (d * f) as f64, k)).powi(2) - (r - sigmoid(e, k)).powi(2)
-            })
-            .sum()
+    let pull = n * opts.prior / (PRIOR_SCALE * PRIOR_SCALE);
+    let delta = |evals: &[f64], w: &[i32], j: usize, d: i32| -> f64 {
+        let (old, new) = ((w[j] - center[j]) as f64, (w[j] + d - center[j]) as f64);
+        pull * (new * new - old * old)
+            + columns[j]
+                .iter()
+                .map(|&(i, f)| {
+                    let (e, r) = (evals[i as usize], data.results[i as usize]);
+                    (r - sigmoid(e + (d * f) as f64, k)).powi(2) - (r - sigmoid(e, k)).powi(2)
+                })
+                .sum::<f64>()
     };
     let mut passes = 0;
     for &step in &opts.steps {
@@ -342,7 +368,7 @@ pub fn coordinate_descent(data: &Dataset, start: &[i32], k: f64, opts: &TuneOpti
                 }
                 for d in [step, -step] {
                     let mut moved = false;
-                    while w[j] + d >= opts.lower[j] && delta(&evals, j, d) < -1e-12 * n {
+                    while w[j] + d >= opts.lower[j] && delta(&evals, &w, j, d) < -1e-12 * n {
                         w[j] += d;
                         for &(i, f) in &columns[j] {
                             evals[i as usize] += (d * f) as f64;
@@ -475,8 +501,26 @@ mod tests {
         let mut opts = TuneOptions::all_free(4);
         opts.free[0] = false;
         opts.steps = vec![16, 8, 4, 2, 1];
-        let r = coordinate_descent(&data, &[100, 200, 650, 0], 1.0, &opts);
+        let r = coordinate_descent(&data, &[100, 200, 650, 0], &[100, 200, 650, 0], 1.0, &opts);
         assert!(r.loss_after < r.loss_before);
         assert!(tune(&data, &[100, 200, 650, 0], 1.0, &opts).loss_after <= r.loss_after);
+    }
+
+    #[test]
+    fn a_prior_keeps_weights_near_the_start() {
+        let truth = [100, 320, 500, 25];
+        let data = synthetic(&truth, 1.0, 3000, false, 2);
+        let start = [100, 200, 650, 0];
+        let mut opts = TuneOptions::all_free(4);
+        opts.free[0] = false;
+        let free = tune(&data, &start, 1.0, &opts);
+        opts.prior = 0.01;
+        let pulled = tune(&data, &start, 1.0, &opts);
+        for (j, &s) in start.iter().enumerate().skip(1) {
+            let (d_free, d_pulled) = (free.weights[j] - s, pulled.weights[j] - s);
+            assert!(d_pulled.abs() < d_free.abs(), "{pulled:?} vs {free:?}");
+            assert_eq!(d_pulled.signum(), d_free.signum(), "{pulled:?} vs {free:?}");
+        }
+        assert!(pulled.loss_after > free.loss_after);
     }
 }
