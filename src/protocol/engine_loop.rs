@@ -7,7 +7,7 @@ use std::sync::mpsc;
 use std::sync::Arc;
 
 use super::cecp_session::CecpSession;
-use super::game::EngineGame;
+use super::game::{EngineGame, LoopEngine};
 use super::input::{spawn_reader, InputEvent};
 use super::lex::{head, CommandError};
 use super::output::Output;
@@ -31,7 +31,7 @@ pub(crate) enum Flow {
 }
 
 /// One protocol dialect on top of the shared [`Core`].
-pub(crate) trait Dialect<G: EngineGame> {
+pub(crate) trait Dialect<G: LoopEngine> {
     /// A parsed command.
     type Command;
     /// Parses a trimmed, non-empty line.
@@ -43,7 +43,7 @@ pub(crate) trait Dialect<G: EngineGame> {
     /// Runs a command.
     fn execute(&mut self, cmd: Self::Command, line: &str, core: &mut Core<G>) -> Flow;
     /// Handles the end of a search (prints the move).
-    fn search_done(&mut self, pos: G::Position, best: Option<G::Move>, core: &mut Core<G>);
+    fn search_done(&mut self, pos: G::Position, best: Option<G::Answer>, core: &mut Core<G>);
 }
 
 enum Pending<C> {
@@ -52,13 +52,13 @@ enum Pending<C> {
     Eof,
 }
 
-struct Driver<G: EngineGame, D: Dialect<G>> {
+struct Driver<G: LoopEngine, D: Dialect<G>> {
     core: Core<G>,
     dialect: D,
     deferred: VecDeque<Pending<D::Command>>,
 }
 
-impl<G: EngineGame, D: Dialect<G>> Driver<G, D> {
+impl<G: LoopEngine, D: Dialect<G>> Driver<G, D> {
     fn line(&mut self, line: Result<String, CommandError>) -> Flow {
         match line {
             Ok(l) if l.is_empty() => Flow::Continue,
@@ -191,6 +191,30 @@ pub fn run<G: EngineGame>(
             .run(&rx, first),
             Err(e) => log::error!("cannot start: {e}"),
         }
+    }
+}
+
+/// Runs an engine over its own dialect (one that is neither UCI nor CECP, e.g. Space Wars's) on
+/// the same loop: bounded UTF-8 lines, commands answered during a search, one answer per search,
+/// end of input as `quit` once a running search has answered (an infinite one is stopped).
+pub(crate) fn run_dialect<G: LoopEngine, D: Dialect<G>>(
+    game: G,
+    dialect: impl FnOnce(&Core<G>) -> Result<D, String>,
+    input: impl BufRead + Send + 'static,
+    output: impl Write + Send + 'static,
+) {
+    let (tx, rx) = mpsc::channel::<Event<G>>();
+    spawn_reader(input, tx.clone(), Event::<G>::Input);
+    let out = Arc::new(Output::new(output));
+    let core = Core::new(game, out, tx);
+    match dialect(&core) {
+        Ok(dialect) => Driver {
+            core,
+            dialect,
+            deferred: VecDeque::new(),
+        }
+        .run(&rx, None),
+        Err(e) => log::error!("cannot start: {e}"),
     }
 }
 
