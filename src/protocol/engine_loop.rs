@@ -172,25 +172,27 @@ pub fn run<G: EngineGame>(
     let core = Core::new(game, out, tx);
     let is_xboard = first.as_deref().map(|l| head(l).0) == Some("xboard");
     if is_xboard {
-        match CecpSession::new(&core) {
-            Ok(dialect) => Driver {
-                core,
-                dialect,
-                deferred: VecDeque::new(),
-            }
-            .run(&rx, first),
-            Err(e) => log::error!("cannot start: {e}"),
-        }
+        drive(core, CecpSession::new, &rx, first);
     } else {
-        match UciSession::new(&core) {
-            Ok(dialect) => Driver {
-                core,
-                dialect,
-                deferred: VecDeque::new(),
-            }
-            .run(&rx, first),
-            Err(e) => log::error!("cannot start: {e}"),
+        drive(core, UciSession::new, &rx, first);
+    }
+}
+
+/// Starts a dialect on the core and runs the loop until `quit` or end of input.
+fn drive<G: LoopEngine, D: Dialect<G>>(
+    core: Core<G>,
+    dialect: impl FnOnce(&Core<G>) -> Result<D, String>,
+    rx: &mpsc::Receiver<Event<G>>,
+    first: Option<String>,
+) {
+    match dialect(&core) {
+        Ok(dialect) => Driver {
+            core,
+            dialect,
+            deferred: VecDeque::new(),
         }
+        .run(rx, first),
+        Err(e) => log::error!("cannot start: {e}"),
     }
 }
 
@@ -206,16 +208,7 @@ pub(crate) fn run_dialect<G: LoopEngine, D: Dialect<G>>(
     let (tx, rx) = mpsc::channel::<Event<G>>();
     spawn_reader(input, tx.clone(), Event::<G>::Input);
     let out = Arc::new(Output::new(output));
-    let core = Core::new(game, out, tx);
-    match dialect(&core) {
-        Ok(dialect) => Driver {
-            core,
-            dialect,
-            deferred: VecDeque::new(),
-        }
-        .run(&rx, None),
-        Err(e) => log::error!("cannot start: {e}"),
-    }
+    drive(Core::new(game, out, tx), dialect, &rx, None);
 }
 
 /// Runs an engine on the process's stdin and stdout.

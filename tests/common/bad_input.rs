@@ -174,6 +174,38 @@ impl Session<'_> {
         Ok(got)
     }
 
+    /// Sends every case of the session's dialect, each followed by a sync; returns how many ran
+    /// and the failures (a case without exactly one error reply, or a reply to a silent one).
+    fn cases(&mut self, cases: &[BadLine]) -> (usize, Vec<String>) {
+        let mut failures = Vec::new();
+        let mut ran = 0;
+        let dialect = self.dialect;
+        for case in cases.iter().filter(|c| c.applies(dialect)) {
+            ran += 1;
+            let mut bytes = case.bytes.clone();
+            bytes.push(b'\n');
+            self.io.send_raw(&bytes);
+            let got = match self.sync() {
+                Ok(g) => g,
+                Err(e) => {
+                    failures.push(format!("line {} '{}': {e}", case.number, case.source));
+                    break;
+                }
+            };
+            let ok = match case.expect {
+                Expect::Error => got.len() == 1 && is_error(dialect, &got[0]),
+                Expect::Silent => got.is_empty(),
+            };
+            if !ok {
+                failures.push(format!(
+                    "line {} '{}': expected {:?}, got {got:?}",
+                    case.number, case.source, case.expect
+                ));
+            }
+        }
+        (ran, failures)
+    }
+
     /// Root moves and counts from `perft 1`, as printed.
     fn perft1(&mut self) -> Result<Vec<String>, String> {
         self.io.send(match self.dialect {
@@ -231,31 +263,7 @@ pub fn check(io: &mut EngineIo, dialect: Dialect, cases: &[BadLine]) -> Result<u
     }
     let witness = s.perft1()?;
 
-    let mut failures = Vec::new();
-    let mut ran = 0;
-    for case in cases.iter().filter(|c| c.applies(dialect)) {
-        ran += 1;
-        let mut bytes = case.bytes.clone();
-        bytes.push(b'\n');
-        s.io.send_raw(&bytes);
-        let got = match s.sync() {
-            Ok(g) => g,
-            Err(e) => {
-                failures.push(format!("line {} '{}': {e}", case.number, case.source));
-                break;
-            }
-        };
-        let ok = match case.expect {
-            Expect::Error => got.len() == 1 && is_error(dialect, &got[0]),
-            Expect::Silent => got.is_empty(),
-        };
-        if !ok {
-            failures.push(format!(
-                "line {} '{}': expected {:?}, got {got:?}",
-                case.number, case.source, case.expect
-            ));
-        }
-    }
+    let (ran, mut failures) = s.cases(cases);
 
     // Nothing changed, and the engine still plays.
     let after = s.perft1()?;
@@ -336,31 +344,7 @@ pub fn check_space_wars(io: &mut EngineIo, cases: &[BadLine]) -> Result<usize, S
         s.sync()
     };
     let before = witness(&mut s)?;
-    let mut failures = Vec::new();
-    let mut ran = 0;
-    for case in cases.iter().filter(|c| c.applies(Dialect::Uci)) {
-        ran += 1;
-        let mut bytes = case.bytes.clone();
-        bytes.push(b'\n');
-        s.io.send_raw(&bytes);
-        let got = match s.sync() {
-            Ok(g) => g,
-            Err(e) => {
-                failures.push(format!("line {} '{}': {e}", case.number, case.source));
-                break;
-            }
-        };
-        let ok = match case.expect {
-            Expect::Error => got.len() == 1 && is_error(Dialect::Uci, &got[0]),
-            Expect::Silent => got.is_empty(),
-        };
-        if !ok {
-            failures.push(format!(
-                "line {} '{}': expected {:?}, got {got:?}",
-                case.number, case.source, case.expect
-            ));
-        }
-    }
+    let (ran, mut failures) = s.cases(cases);
     let after = witness(&mut s)?;
     if after != before {
         failures.push(format!("state changed: {before:?}, now {after:?}"));
