@@ -112,26 +112,16 @@ pub fn positions(
     Ok((data, harvest))
 }
 
-/// The first line of a weights file names its variant: `variant NAME`.
-const VARIANT_LINE: &str = "variant ";
-
-/// A weights file: `variant NAME` then `NAME VALUE` lines (see [`EvalWeights::parse`]), read
-/// against `variants` (the one it names, by name); gives that variant with the weights.
+/// A weights file: `variant NAME` then `NAME VALUE` lines (see [`EvalWeights::split_file`] and
+/// [`EvalWeights::parse`]), read against `variants` (the one it names, by name); gives that
+/// variant with the weights.
 pub fn apply_weights_file(variants: &[Arc<Variant>], text: &str) -> Result<Arc<Variant>, String> {
-    let mut lines = text
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
-    let name = lines
-        .next()
-        .and_then(|l| l.trim().strip_prefix(VARIANT_LINE))
-        .map(str::trim)
-        .ok_or("a weights file starts with 'variant NAME'")?;
+    let (name, body) = EvalWeights::split_file(text)?;
     let v = variants
         .iter()
         .find(|v| v.name().eq_ignore_ascii_case(name))
         .ok_or_else(|| format!("weights for variant '{name}', which is not loaded"))?;
-    let body: Vec<&str> = lines.collect();
-    let w = EvalWeights::parse(v, v.weights(), &body.join("\n"))?;
+    let w = EvalWeights::parse(v, v.weights(), body)?;
     Ok(Arc::new(Variant::clone(v).with_weights(w)?))
 }
 
@@ -231,7 +221,7 @@ pub fn run(variants: &[Arc<Variant>], cmd: &TuneCommand) -> Result<String, Strin
     let text = report(&variant, &harvest, k, &start, &result);
     if let Some(out) = &cmd.out {
         let file = format!(
-            "# spider-chess tune: {} quiet positions from {} games, K {k:.4}, loss {:.6} -> {:.6}\n{VARIANT_LINE}{}\n{}",
+            "# spider-chess tune: {} quiet positions from {} games, K {k:.4}, loss {:.6} -> {:.6}\nvariant {}\n{}",
             harvest.kept,
             harvest.games - harvest.skipped_games,
             result.loss_before,

@@ -6,8 +6,8 @@
 //!   every other piece is worth `VALUE_PER_MOVE` centipawns per move it has on average from every
 //!   playable square when the board is as full as at the start (each square occupied with the
 //!   start's density, see [`expected_mobility`]), at least a pawn. The royal piece has no
-//!   material value. Spider-Chess itself keeps the first values, 28 cp per move on the empty
-//!   board (an SPRT preferred them there; docs/strength.md).
+//!   material value. Spider-Chess itself plays with weights tuned on its self-play games
+//!   (`spider-chess.weights`, a `spider-chess tune` output; docs/strength.md).
 //! - **Reach** (static mobility): `REACH_WEIGHT` per square a non-pawn, non-royal piece reaches on
 //!   the empty board within `REACH_LEAPS` leaps of each ray from its square. It rewards central
 //!   squares away from holes. (Counting real pseudo-legal moves of 27 riders per side cost ~60% of
@@ -27,7 +27,6 @@ use super::variant::{cell_color, cell_kind, Variant, EMPTY, OFF};
 use crate::search::Score;
 
 const PAWN_VALUE: i32 = 100;
-const EMPTY_BOARD_VALUE_PER_MOVE: f64 = 28.0;
 /// Centipawns per average move on a board as full as the start (fitted to tuned values).
 const VALUE_PER_MOVE: f64 = 64.0;
 /// Bounds of the start density used for piece values.
@@ -145,6 +144,30 @@ impl EvalWeights {
         Ok(Self::from_vector(v.pieces().len(), &w).expect("same length"))
     }
 
+    /// Splits a weights file (what `spider-chess tune --out` writes): its first line that is
+    /// neither blank nor a `#` comment is `variant NAME`; gives the name and the text after that
+    /// line (for [`parse`](Self::parse)).
+    pub fn split_file(text: &str) -> Result<(&str, &str), String> {
+        let mut rest = text;
+        while let Some((line, tail)) = rest.split_once('\n').or(Some((rest, ""))) {
+            let t = line.trim();
+            if t.is_empty() || t.starts_with('#') {
+                if tail.is_empty() {
+                    break;
+                }
+                rest = tail;
+                continue;
+            }
+            let name = t
+                .strip_prefix("variant ")
+                .map(str::trim)
+                .filter(|n| !n.is_empty())
+                .ok_or("a weights file starts with 'variant NAME'")?;
+            return Ok((name, tail));
+        }
+        Err("a weights file starts with 'variant NAME'".into())
+    }
+
     /// The weights as `NAME VALUE` lines, the format [`parse`](Self::parse) reads.
     pub fn to_text(&self, v: &Variant) -> String {
         Self::names(v)
@@ -192,23 +215,14 @@ fn start_density(v: &Variant) -> f64 {
     share.clamp(DENSITY_RANGE.0, DENSITY_RANGE.1)
 }
 
-/// The values of the first evaluation: `EMPTY_BOARD_VALUE_PER_MOVE` per move on the empty board
-/// (at least a pawn; pawn `PAWN_VALUE`, royal 0). Spider-Chess keeps them: for it they beat
-/// values from the mobility on a board as full as its start (docs/strength.md).
-pub(crate) fn empty_board_values(v: &Variant) -> Vec<i32> {
-    let def = v.definition();
-    (0..def.pieces.len())
-        .map(|kind| {
-            if Some(kind) == def.pawn {
-                PAWN_VALUE
-            } else if def.pieces[kind].letter == def.royal {
-                0
-            } else {
-                ((expected_mobility(v, kind, 0.0) * EMPTY_BOARD_VALUE_PER_MOVE).round() as i32)
-                    .max(PAWN_VALUE)
-            }
-        })
-        .collect()
+/// Spider-Chess's weights: tuned by `spider-chess tune --prior 0.001` on 322 self-play games
+/// (docs/strength.md, "Evaluation tuning").
+const SPIDER_CHESS_WEIGHTS: &str = include_str!("spider-chess.weights");
+
+/// The weights Spider-Chess plays with ([`SPIDER_CHESS_WEIGHTS`] read over `v`'s own).
+pub(crate) fn spider_chess_weights(v: &Variant) -> EvalWeights {
+    let (_, body) = EvalWeights::split_file(SPIDER_CHESS_WEIGHTS).expect("a weights file");
+    EvalWeights::parse(v, v.weights(), body).expect("the built-in weights read")
 }
 
 /// The average number of moves of piece `kind` (White's) over every playable square when each
@@ -495,7 +509,7 @@ mod tests {
     fn start_position_is_balanced() {
         let pos = Position::startpos(&Variant::spider_chess());
         assert_eq!(pos.psq[0], pos.psq[1], "mirrored setup, equal sums");
-        assert_eq!(pos.evaluate(), TEMPO);
+        assert_eq!(pos.evaluate(), pos.variant.weights().tempo);
     }
 
     #[test]
@@ -659,5 +673,20 @@ mod tests {
             .unwrap()
             .with_weights(royal)
             .is_err());
+    }
+
+    #[test]
+    fn spider_chess_plays_with_its_tuned_weights() {
+        let v = Variant::spider_chess();
+        let (name, body) = EvalWeights::split_file(SPIDER_CHESS_WEIGHTS).unwrap();
+        assert_eq!(name, "spider-chess");
+        let n = body.lines().filter(|l| !l.trim().is_empty()).count();
+        assert_eq!(n, v.weights().to_vector().len(), "every weight is in the file");
+        let plain = Variant::from_definition(SPIDER_CHESS_DEFINITION).unwrap();
+        assert_ne!(plain.weights(), v.weights());
+        assert_eq!(v.weights().to_text(&v).trim(), body.trim());
+        assert!(EvalWeights::split_file("# x\n\nvalue P 1\n").is_err());
+        assert!(EvalWeights::split_file("").is_err());
+        assert_eq!(EvalWeights::split_file("variant a b\n").unwrap(), ("a b", ""));
     }
 }

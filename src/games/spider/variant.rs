@@ -248,10 +248,7 @@ impl Variant {
             let v = Variant::from_definition(SPIDER_CHESS_DEFINITION)
                 .expect("the seed definition loads")
                 .with_name("spider-chess");
-            let weights = super::eval::EvalWeights {
-                values: super::eval::empty_board_values(&v),
-                ..v.weights().clone()
-            };
+            let weights = super::eval::spider_chess_weights(&v);
             Arc::new(v.with_weights(weights).expect("valid values"))
         })
         .clone()
