@@ -681,12 +681,19 @@ mod tests {
         let (name, body) = EvalWeights::split_file(SPIDER_CHESS_WEIGHTS).unwrap();
         assert_eq!(name, "spider-chess");
         let n = body.lines().filter(|l| !l.trim().is_empty()).count();
-        assert_eq!(n, v.weights().to_vector().len(), "every weight is in the file");
+        assert_eq!(
+            n,
+            v.weights().to_vector().len(),
+            "every weight is in the file"
+        );
         let plain = Variant::from_definition(SPIDER_CHESS_DEFINITION).unwrap();
         assert_ne!(plain.weights(), v.weights());
         assert_eq!(v.weights().to_text(&v).trim(), body.trim());
         assert!(EvalWeights::split_file("# x\n\nvalue P 1\n").is_err());
         assert!(EvalWeights::split_file("").is_err());
-        assert_eq!(EvalWeights::split_file("variant a b\n").unwrap(), ("a b", ""));
+        assert_eq!(
+            EvalWeights::split_file("variant a b\n").unwrap(),
+            ("a b", "")
+        );
     }
 }
