@@ -50,6 +50,7 @@ fn config(engines: Vec<EngineSpec>, games: u64, tc: TimeControl) -> MatchConfig 
         rating_interval: 0,
         progress: false,
         shard: None,
+        stop_file: None,
     }
 }
 
