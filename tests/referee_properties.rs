@@ -11,7 +11,6 @@ use std::path::PathBuf;
 
 use proptest::prelude::*;
 
-use orrery::referee::match_settings::SettingsLine;
 use orrery::referee::merge::{MatchMerge, OtherMatches};
 use orrery::referee::records::{parse_record_line, GameRecord, RecordsFile};
 use orrery::referee::schedule::Opening;
