@@ -62,7 +62,7 @@ fn run(args: &[String]) -> anyhow::Result<i32> {
                 Ok(0)
             }
             GameKind::SpaceWars => {
-                orrery::games::spacewars::protocol::run();
+                orrery::engines::spacewars::protocol::run();
                 Ok(0)
             }
             other => Err(anyhow::anyhow!(
