@@ -66,7 +66,8 @@ fn an_owed_move_comes_before_every_later_command() {
         ),
         ("go\n?\nsetboard bad fen\n", 1, &["Error (illegal position"]),
         ("go\nping 100\n?\n", 1, &["pong 100"]),
-        ("go\n?\nusermove m18m15\n?\n", 2, &[]),
+        // Black's reply to the engine's first move at every depth (h4r9, check).
+        ("go\n?\nusermove o18n17\n?\n", 2, &[]),
         ("go\n?\nusermove zzzz\n", 1, &["Illegal move ("]),
         ("go\n?\n?\n?\n", 1, &[]),
     ];
