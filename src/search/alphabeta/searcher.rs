@@ -324,7 +324,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
         let mut trend = RootTrend::default();
         let mut prev_best: Option<M> = None;
         for depth in 1..=max_depth as i32 {
-            if depth > 1 && !self.control.may_deepen() {
+            if depth > 1 && !self.control.may_start_iteration() {
                 break;
             }
             self.seldepth = 0;

@@ -264,9 +264,19 @@ impl<'a> Control<'a> {
         self.stopped
     }
 
-    /// Whether another iteration may start: not stopped and the budget allows it
-    /// ([`Budget::may_start`]).
+    /// Whether the search may go on: not stopped and the (scaled) soft limit not reached yet
+    /// (the multi-player searchers' test between iterations or playouts).
     pub fn may_deepen(&mut self) -> bool {
+        !self.check_now()
+            && self
+                .budget
+                .is_none_or(|b| self.start.elapsed() < b.scaled_soft(self.scale))
+    }
+
+    /// Whether the alpha-beta search may start another iteration: not stopped and the budget
+    /// allows it ([`Budget::may_start`]: under a clock only early enough to end near the soft
+    /// limit).
+    pub fn may_start_iteration(&mut self) -> bool {
         !self.check_now()
             && self
                 .budget
