@@ -11,11 +11,12 @@ use crate::search::{Limits, Score};
 
 /// Moves assumed left in the game under sudden death (with or without increment).
 const SUDDEN_DEATH_HORIZON: u32 = 30;
-/// Under a clock, the time kept back for a loaded machine's stalls: this many increments plus
-/// [`RESERVE_BASE`], at most half of what is left.
-const RESERVE_INCREMENTS: u32 = 5;
+/// Under a clock, the time kept back for a loaded machine's stalls (a starved process can
+/// overrun its limit by a second): this many increments plus [`RESERVE_BASE`]. Inside the
+/// reserve a move spends at most half an increment, so the clock climbs back out of it.
+const RESERVE_INCREMENTS: u32 = 10;
 /// See [`RESERVE_INCREMENTS`].
-const RESERVE_BASE: Duration = Duration::from_millis(200);
+const RESERVE_BASE: Duration = Duration::from_millis(500);
 /// Under a clock a new iteration starts only before this share of the (scaled) soft limit: the
 /// next iteration takes at least as long as all before it, so starting later overshoots.
 pub const NEXT_ITERATION_SHARE: f64 = 0.5;
@@ -70,20 +71,28 @@ impl Budget {
                 None => (SUDDEN_DEATH_HORIZON, HARD_SHARE),
             };
             let cap = percent(avail, share);
-            let base = if moves == 1 {
-                percent(avail, share * 2 / 3)
+            let (base, spendable) = if moves == 1 {
+                (percent(avail, share * 2 / 3), avail)
             } else {
                 let reserve = c
                     .increment
                     .saturating_mul(RESERVE_INCREMENTS)
-                    .saturating_add(RESERVE_BASE)
-                    .min(avail / 2);
-                (avail - reserve) / moves + percent(c.increment, 75)
+                    .saturating_add(RESERVE_BASE);
+                let spendable = avail.saturating_sub(reserve);
+                // Half an increment inside the reserve, three quarters once a quarter of an
+                // increment is spendable (continuous in between).
+                let from_increment = c.increment / 2 + (c.increment / 4).min(spendable / 4);
+                let base = (spendable / moves)
+                    .saturating_add(from_increment)
+                    .max(avail / (4 * moves));
+                (base, spendable)
             };
             let soft = base.min(cap).max(MIN_BUDGET);
+            // The hard limit stays out of the reserve unless the soft one is already in it.
             let hard = soft
                 .saturating_mul(HARD_OVER_SOFT)
                 .min(cap)
+                .min(spendable)
                 .max(soft)
                 .max(MIN_BUDGET);
             Budget {
@@ -368,8 +377,8 @@ mod tests {
             assert!(b.hard >= MIN_BUDGET);
         }
         let b = Budget::from_limits(&clock(60_000, 0, None)).unwrap();
-        // 200 ms kept back, the rest over 30 moves.
-        assert_eq!(b.soft, (ms(59_990) - ms(200)) / 30);
+        // 500 ms kept back, the rest over 30 moves.
+        assert_eq!(b.soft, (ms(59_990) - ms(500)) / 30);
     }
 
     #[test]
@@ -385,9 +394,9 @@ mod tests {
     #[test]
     fn moves_to_go_divides_the_clock() {
         let b = Budget::from_limits(&clock(40_010, 0, Some(40))).unwrap();
-        assert_eq!(b.soft, (ms(40_000) - ms(200)) / 30);
+        assert_eq!(b.soft, (ms(40_000) - ms(500)) / 30);
         let b = Budget::from_limits(&clock(10_010, 0, Some(10))).unwrap();
-        assert_eq!(b.soft, ms(980));
+        assert_eq!(b.soft, ms(950));
         assert!(b.hard <= ms(5000));
         // The last move of a control may use most, never all, of the clock.
         let last = Budget::from_limits(&clock(1_010, 0, Some(1))).unwrap();
@@ -398,24 +407,24 @@ mod tests {
 
     #[test]
     fn allocations_at_10_plus_01_and_60_plus_06() {
-        // 10+0.1 with the default 30 ms overhead: 700 ms kept back, (9970 - 700)/30 + 75 ms to
+        // 10+0.1 with the default 30 ms overhead: 1.5 s kept back, (9970 - 1500)/30 + 75 ms to
         // aim at, four times that at most.
         let mut l = clock(10_000, 100, None);
         l.overhead = ms(30);
         let b = Budget::from_limits(&l).unwrap();
-        assert_eq!(b.soft, ms(9_270) / 30 + ms(75));
+        assert_eq!(b.soft, ms(8_470) / 30 + ms(75));
         assert_eq!(b.hard, b.soft * 4);
         assert!(b.scalable);
         let mut l = clock(60_000, 600, None);
         l.overhead = ms(30);
         let b = Budget::from_limits(&l).unwrap();
-        assert_eq!(b.soft, ms(56_770) / 30 + ms(450));
+        assert_eq!(b.soft, ms(53_470) / 30 + ms(450));
         assert_eq!(b.hard, b.soft * 4);
-        // Low on the clock the reserve is at most half of what is left.
+        // Inside the reserve a move takes half an increment, no more.
         let mut l = clock(600, 100, None);
         l.overhead = ms(30);
         let b = Budget::from_limits(&l).unwrap();
-        assert_eq!(b.soft, ms(285) / 30 + ms(75));
+        assert_eq!((b.soft, b.hard), (ms(50), ms(50)));
     }
 
     #[test]
@@ -442,7 +451,7 @@ mod tests {
 
     /// Plays a whole game on a simulated clock where every move takes the hard limit plus a
     /// delay from a loaded machine (50 ms: the time between two clock reads, the scheduler, the
-    /// pipe): the clock never runs out, and it settles above the referee's usual grace. (Without
+    /// pipe): the clock never runs out, and it never falls below the reserve. (Without
     /// an increment no allocation survives every move taking its maximum; there each move takes
     /// at most half the clock, see above.)
     #[test]
@@ -465,9 +474,8 @@ mod tests {
                 remaining = remaining - used + ms(inc);
                 lowest = lowest.min(remaining);
             }
-            if inc >= 100 {
-                assert!(lowest >= ms(100), "{base}+{inc}: {lowest:?}");
-            }
+            let reserve = ms(inc) * RESERVE_INCREMENTS + RESERVE_BASE;
+            assert!(lowest >= reserve, "{base}+{inc}: {lowest:?}");
         }
     }
 
