@@ -13,6 +13,19 @@ fn main() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
+    // Engines run in process groups of their own, so Ctrl-C at the terminal reaches only
+    // `orrery`: on SIGINT, SIGTERM or SIGHUP it kills every engine's group and exits. Records
+    // stay valid: each is one write, and a rerun cuts an unfinished last line.
+    let wait_for_signal = orrery::referee::unix::block_stop_signals();
+    std::thread::spawn(move || {
+        let sig = wait_for_signal();
+        orrery::referee::engine_process::kill_all_engines();
+        eprintln!(
+            "orrery: stopped by signal {sig}; engines ended. Finished games are recorded; \
+             rerun the same command to resume"
+        );
+        std::process::exit(128 + sig);
+    });
     let args: Vec<String> = std::env::args().skip(1).collect();
     let code = match run(&args) {
         Ok(code) => code,
@@ -33,7 +46,10 @@ fn run(args: &[String]) -> anyhow::Result<i32> {
         Command::Gui(args) => orrery::gui::run_cli(&args).map_err(anyhow::Error::msg),
         Command::Match(cfg) => {
             let mut out = std::io::stdout();
-            run_match(&cfg, &mut out).map_err(anyhow::Error::msg)?;
+            let result = run_match(&cfg, &mut out);
+            // Whatever happened, no engine outlives the match.
+            orrery::referee::engine_process::kill_all_engines();
+            result.map_err(anyhow::Error::msg)?;
             Ok(0)
         }
         Command::Engine(game) => match game {
@@ -46,7 +62,7 @@ fn run(args: &[String]) -> anyhow::Result<i32> {
                 Ok(0)
             }
             GameKind::SpaceWars => {
-                orrery::games::spacewars::protocol::run();
+                orrery::engines::spacewars::protocol::run();
                 Ok(0)
             }
             other => Err(anyhow::anyhow!(
@@ -63,6 +79,16 @@ fn run(args: &[String]) -> anyhow::Result<i32> {
                 stdin.lock(),
                 std::io::stdout(),
             )?;
+            Ok(0)
+        }
+        Command::Stats(req) => {
+            let text = if req.files.is_empty() {
+                orrery::referee::stats_report::counts_report(&req)
+            } else {
+                orrery::referee::stats_report::files_report(&req.files, req.sprt)
+                    .map_err(anyhow::Error::msg)?
+            };
+            print!("{text}");
             Ok(0)
         }
         Command::Replay(path) => {

@@ -1,179 +1,166 @@
-//! The `space-wars` binary: the protocol engine (no arguments), `bench`, `selfplay` and
-//! `transcript` (a refereed game printed as the protocol lines each seat sees).
+//! `space-wars`: the Space Wars engine. With no command it speaks the protocol on stdin/stdout;
+//! `bench`, `selfplay` and `transcript` measure and show it.
 
-use anyhow::{bail, Context, Result};
-use orrery::games::spacewars::engine::{make_player, Budget, Player};
-use orrery::games::spacewars::observation::Observation;
-use orrery::games::spacewars::protocol;
-use orrery::games::spacewars::selfplay::play_game;
-use orrery::games::spacewars::state::State;
-use orrery::games::spacewars::wire::{format_decision, position_line};
-use orrery::games::spacewars::{engine::ismcts::Ismcts, Ruleset};
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Instant;
 
-fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .map(|s| s.as_str())
+use anyhow::{anyhow, bail, Result};
+use orrery::engines::cli::{flag_pairs, parse_command, parse_number, Command};
+use orrery::engines::spacewars::bench::{bench, bench_text, BENCH_ITERATIONS};
+use orrery::engines::spacewars::selfplay::play_game;
+use orrery::engines::spacewars::{protocol, Player, PlayerSpec};
+use orrery::games::spacewars::observation::Observation;
+use orrery::games::spacewars::state::State;
+use orrery::games::spacewars::wire::{format_decision, position_line};
+use orrery::games::spacewars::{Outcome, Ruleset};
+use orrery::search::ismcts::SearchBudget;
+
+const USAGE: &str = "\
+usage: space-wars [COMMAND]
+
+  (no command)             speak the engine protocol on stdin/stdout (see protocol.md)
+  bench [ITERATIONS]       ISMCTS from fixed positions of 2, 3, 4 and 6 players, ITERATIONS each
+                           (default 20000); prints the tree sizes (a signature) and iterations/s
+  selfplay [--players A,B,...] [--games N] [--seed N] [--iterations N]
+                           play built-in players (ismcts, pimc, heuristic, random; 2 to 8 of them)
+                           against each other in-process, rotating the seats; prints win shares
+  transcript [--players A,B,...] [--seed N] [--iterations N]
+                           one refereed game printed as the protocol lines each seat sees
+  -h, --help               this text
+
+Diagnostics go to stderr; set RUST_LOG=debug to see them.";
+
+/// The `--flag value` settings of `selfplay` and `transcript`.
+struct Settings {
+    players: Vec<PlayerSpec>,
+    names: Vec<String>,
+    games: u64,
+    seed: u64,
+    iterations: u64,
 }
 
-fn num(args: &[String], name: &str, default: u64) -> Result<u64> {
-    match flag(args, name) {
-        Some(v) => v.parse().with_context(|| format!("{name} needs a number")),
-        None => Ok(default),
-    }
-}
-
-/// Fixed seeded positions: the first Tactical decision of seat 1 in games of 2, 3, 4 and 6 players.
-fn bench_positions() -> Vec<Observation> {
-    let mut out = Vec::new();
-    for (players, seed) in [(2usize, 1u64), (3, 2), (4, 3), (6, 4)] {
-        let mut s = State::new(players, seed).expect("table");
-        let mut pend = Vec::new();
-        let stop = AtomicBool::new(false);
-        let mut h = make_player("heuristic", seed).expect("player");
-        while s.round() == 0 && !s.is_over() {
-            s.pending(&mut pend);
-            for &(seat, _) in pend.clone().iter() {
-                let c = h
-                    .decide(&Observation::of(&s, seat), &Budget::default(), &stop)
-                    .expect("heuristic decides");
-                s.apply(seat, &c.decision).expect("legal");
-            }
+fn settings(args: &[String], players: &str, iterations: u64) -> Result<Settings, String> {
+    let mut s = Settings {
+        players: Vec::new(),
+        names: players.split(',').map(String::from).collect(),
+        games: 20,
+        seed: 1,
+        iterations,
+    };
+    for (name, value) in flag_pairs(args)? {
+        let what = format!("--{name}");
+        match name.as_str() {
+            "players" => s.names = value.split(',').map(String::from).collect(),
+            "games" => s.games = parse_number(&value, &what)?,
+            "seed" => s.seed = parse_number(&value, &what)?,
+            "iterations" => s.iterations = parse_number(&value, &what)?,
+            _ => return Err(format!("unknown flag '{what}'")),
         }
-        out.push(Observation::of(&s, 0));
     }
-    out
+    if !(2..=8).contains(&s.names.len()) {
+        return Err("--players needs 2 to 8 names".into());
+    }
+    s.players = s
+        .names
+        .iter()
+        .map(|n| n.parse())
+        .collect::<Result<_, String>>()?;
+    Ok(s)
 }
 
-fn bench(args: &[String]) -> Result<()> {
-    let iterations = num(args, "--iterations", 5000)?;
-    let stop = AtomicBool::new(false);
-    let mut total = 0u64;
-    let start = Instant::now();
-    for (i, obs) in bench_positions().iter().enumerate() {
-        let mut p = Ismcts::new(Arc::new(Ruleset::default()), 1);
-        let t = Instant::now();
-        let (_, c) = p
-            .search(obs, &Budget::iterations(iterations), &stop)
-            .map_err(anyhow::Error::msg)?;
-        let ms = t.elapsed().as_millis().max(1) as u64;
-        println!(
-            "position {} players {}: {} iterations in {} ms ({} it/s), best {}",
-            i + 1,
-            obs.players(),
-            c.iterations,
-            ms,
-            c.iterations * 1000 / ms,
-            format_decision(&c.decision, &Ruleset::default())
-        );
-        total += c.iterations;
-    }
-    let ms = start.elapsed().as_millis().max(1) as u64;
-    println!(
-        "total {total} iterations {ms} ms {} it/s",
-        total * 1000 / ms
-    );
-    Ok(())
-}
-
-fn players_of(args: &[String], seed: u64) -> Result<Vec<Box<dyn Player>>> {
-    let list = flag(args, "--players").unwrap_or("ismcts,heuristic");
-    let names: Vec<&str> = list.split(',').collect();
-    if !(2..=8).contains(&names.len()) {
-        bail!("--players needs 2 to 8 names");
-    }
-    names
+fn players_of(s: &Settings, seed: u64) -> Vec<Box<dyn Player>> {
+    s.players
         .iter()
         .enumerate()
-        .map(|(i, n)| {
-            make_player(n, seed.wrapping_mul(31).wrapping_add(i as u64))
-                .with_context(|| format!("unknown player '{n}'"))
-        })
+        .map(|(i, p)| p.build(seed.wrapping_mul(31).wrapping_add(i as u64)))
         .collect()
 }
 
-fn selfplay(args: &[String]) -> Result<()> {
-    let games = num(args, "--games", 20)?;
-    let seed = num(args, "--seed", 1)?;
-    let budget = Budget::iterations(num(args, "--iterations", 200)?);
-    let names: Vec<String> = flag(args, "--players")
-        .unwrap_or("ismcts,heuristic")
-        .split(',')
-        .map(String::from)
-        .collect();
-    let n = names.len();
+fn selfplay(s: &Settings) -> Result<()> {
+    let budget = SearchBudget::iterations(s.iterations);
+    let n = s.players.len();
     let mut score = vec![0.0f64; n];
     let mut wins = vec![0u32; n];
     let mut draws = 0u32;
     let mut rounds = 0u64;
     let start = Instant::now();
-    for g in 0..games {
+    for g in 0..s.games {
         // Seats rotate so every player sits in every seat equally often.
         let rot = (g as usize) % n;
-        let mut ps = players_of(args, seed + g)?;
+        let mut ps = players_of(s, s.seed + g);
+        let mut budgets: Vec<SearchBudget> = s
+            .players
+            .iter()
+            .map(|p| p.iterations.map_or(budget, SearchBudget::iterations))
+            .collect();
         ps.rotate_left(rot);
-        let r = play_game(&mut ps, seed + g, &budget).map_err(anyhow::Error::msg)?;
+        budgets.rotate_left(rot);
+        let r = play_game(&mut ps, s.seed + g, &budgets).map_err(anyhow::Error::msg)?;
         rounds += r.rounds as u64;
         for seat in 0..n {
             let who = (seat + rot) % n;
             score[who] += r.outcome.reward(seat as u8) as f64;
-            if r.outcome == orrery::games::spacewars::Outcome::Win(seat as u8) {
+            if r.outcome == Outcome::Win(seat as u8) {
                 wins[who] += 1;
             }
         }
-        if matches!(r.outcome, orrery::games::spacewars::Outcome::Draw(_)) {
+        if matches!(r.outcome, Outcome::Draw(_)) {
             draws += 1;
         }
     }
+    let games = s.games.max(1) as f64;
     println!(
-        "{games} games, seed {seed}, {} iterations per decision, {:.1} rounds per game, {:.1} s",
-        budget.iterations.unwrap_or(0),
-        rounds as f64 / games.max(1) as f64,
+        "{} games, seed {}, {} iterations per decision, {:.1} rounds per game, {:.1} s",
+        s.games,
+        s.seed,
+        s.iterations,
+        rounds as f64 / games,
         start.elapsed().as_secs_f64()
     );
     for i in 0..n {
         println!(
             "player {} {:<9} wins {:>4} ({:5.1}%)  score {:7.1} ({:5.1}%)",
             i + 1,
-            names[i],
+            s.names[i],
             wins[i],
-            100.0 * wins[i] as f64 / games.max(1) as f64,
+            100.0 * wins[i] as f64 / games,
             score[i],
-            100.0 * score[i] / games.max(1) as f64
+            100.0 * score[i] / games
         );
     }
     println!("draws {draws}");
+    if n == 2 && wins[0] + wins[1] > 0 {
+        println!(
+            "decided games: {} {:.1}%",
+            s.names[0],
+            100.0 * wins[0] as f64 / (wins[0] + wins[1]) as f64
+        );
+    }
     Ok(())
 }
 
 /// A refereed game printed as the protocol lines: `>N` what seat N receives, `<N` its answer.
-fn transcript(args: &[String]) -> Result<()> {
-    let seed = num(args, "--seed", 1)?;
-    let budget = Budget::iterations(num(args, "--iterations", 100)?);
-    let mut ps = players_of(args, seed)?;
+fn transcript(s: &Settings) -> Result<()> {
+    let budget = SearchBudget::iterations(s.iterations);
+    let mut ps = players_of(s, s.seed);
     let rules = Ruleset::default();
-    let mut s = State::new(ps.len(), seed).map_err(anyhow::Error::msg)?;
-    s.enable_log();
+    let mut st = State::new(ps.len(), s.seed).map_err(|e| anyhow!("{e}"))?;
+    st.enable_log();
     let stop = AtomicBool::new(false);
     let mut seen = 0;
     let mut pend = Vec::new();
-    while !s.is_over() {
-        for e in &s.events()[seen..] {
+    while !st.is_over() {
+        for e in &st.events()[seen..] {
             println!("   event {}", e.line_all(&rules));
         }
-        seen = s.events().len();
-        s.pending(&mut pend);
+        seen = st.events().len();
+        st.pending(&mut pend);
         let mut decided = Vec::new();
         for &(seat, _) in &pend {
-            let line = position_line(&s, seat);
-            println!(">{} {line}", seat + 1);
-            println!(">{} go nodes {}", seat + 1, budget.iterations.unwrap_or(0));
+            println!(">{} {}", seat + 1, position_line(&st, seat));
+            println!(">{} go nodes {}", seat + 1, s.iterations);
             let c = ps[seat as usize]
-                .decide(&Observation::of(&s, seat), &budget, &stop)
+                .decide(&Observation::of(&st, seat), &budget, &stop, &mut |_| {})
                 .map_err(anyhow::Error::msg)?;
             println!(
                 "<{} bestmove {}",
@@ -183,50 +170,40 @@ fn transcript(args: &[String]) -> Result<()> {
             decided.push((seat, c.decision));
         }
         for (seat, d) in decided {
-            s.apply(seat, &d).map_err(anyhow::Error::msg)?;
+            st.apply(seat, &d).map_err(|e| anyhow!("{e}"))?;
         }
     }
-    for e in &s.events()[seen..] {
+    for e in &st.events()[seen..] {
         println!("   event {}", e.line_all(&rules));
     }
     Ok(())
 }
 
-const USAGE: &str = "\
-usage: space-wars [COMMAND]
-
-  (no command)   speak the engine protocol on stdin/stdout
-  bench [--iterations N]
-                 ISMCTS on fixed positions of 2, 3, 4 and 6 players; prints iterations/second
-  selfplay --players P1,P2[,...] [--games N] [--seed N] [--iterations N]
-                 play the built-in players (ismcts, pimc, heuristic, random) against each other
-  transcript --players P1,P2[,...] [--seed N] [--iterations N]
-                 one refereed game printed as the protocol lines each seat sees
-  -h, --help     this text
-
-Diagnostics go to stderr; set RUST_LOG=debug to see them.";
-
 fn main() -> std::process::ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
-    orrery::engines::cli::exit_code("space-wars", run())
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    orrery::engines::cli::exit_code("space-wars", run(&args))
 }
 
-fn run() -> Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(|s| s.as_str()) {
-        None => {
-            protocol::run();
-            Ok(())
+fn run(args: &[String]) -> Result<()> {
+    let usage = |e: String| anyhow!("{e}\n{USAGE}");
+    match parse_command(args).map_err(usage)? {
+        Command::Protocol => protocol::run(),
+        Command::Help => println!("{USAGE}"),
+        Command::Bench { depth } => {
+            let lines = bench(depth.map_or(BENCH_ITERATIONS, u64::from).max(1));
+            println!("{}", bench_text(&lines));
         }
-        Some("-h" | "--help" | "help") => {
-            println!("{USAGE}");
-            Ok(())
+        Command::Perft { .. } => bail!("space-wars has no perft\n{USAGE}"),
+        Command::Other { name, args } if name == "selfplay" => {
+            selfplay(&settings(&args, "ismcts,heuristic", 200).map_err(usage)?)?
         }
-        Some("bench") => bench(&args),
-        Some("selfplay") => selfplay(&args),
-        Some("transcript") => transcript(&args),
-        Some(other) => bail!("unknown command '{other}'\n{USAGE}"),
+        Command::Other { name, args } if name == "transcript" => {
+            transcript(&settings(&args, "ismcts,pimc,heuristic,random", 100).map_err(usage)?)?
+        }
+        Command::Other { name, .. } => bail!("unknown command '{name}'\n{USAGE}"),
     }
+    Ok(())
 }

@@ -7,7 +7,7 @@
 //!   the command's stdin, lines `< X` must come back in that order, `< ...` skips any number of
 //!   lines, and an expected line ending in ` ...` matches any line that starts with the rest.
 //!   Without `>` lines the block is the command's whole output. Timing fields (`time`, `nps`,
-//!   the CECP thinking time, `Time:`, `.../second:`) and the machine-sized `Hash` maximum may
+//!   the CECP thinking time, `Time:`, `.../second:`, orrery's `Referee overhead:`) and the machine-sized `Hash` maximum may
 //!   differ; everything else must be equal. A block after `<!-- continued -->` goes on with the
 //!   previous transcript's output.
 //! - ```` ```sh ````: each command (`\` continues a line, `#` starts a comment) must start: the
@@ -205,6 +205,9 @@ fn normalize(line: &str) -> String {
         }
     } else if w.len() >= 4 && w[..4].iter().all(|x| is_num(x)) {
         // CECP thinking output: ply score time nodes pv...
+        w[2] = "*".into();
+    } else if w.first().is_some_and(|f| f == "Referee") && w.len() > 2 {
+        // orrery's `Referee overhead: 142 us per move (...)`.
         w[2] = "*".into();
     } else if w.first().is_some_and(|f| f == "Time:")
         || w.first().is_some_and(|f| f.ends_with("/second:"))

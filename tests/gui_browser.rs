@@ -765,7 +765,8 @@ async fn a_running_match_is_watched_live_and_its_records_replayed_with_the_slide
     assert!(status.success());
     wait_for(c, "S.table.over", "the live game's end").await;
     let text = std::fs::read_to_string(&records).unwrap();
-    let rec: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    // The first line holds the match settings, the second the game.
+    let rec: serde_json::Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
     let plies = rec["moves"].as_array().unwrap().len();
     assert_eq!(
         js(c, "S.table.decisions").await,

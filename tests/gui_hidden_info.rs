@@ -10,11 +10,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
-use orrery::games::spacewars::engine::{make_player, Budget};
+use orrery::engines::spacewars::make_player;
 use orrery::games::spacewars::wire::{
     format_decision, format_observation, parse_decision, parse_observation,
 };
 use orrery::games::spacewars::{Observation, Ruleset, State};
+use orrery::search::ismcts::SearchBudget as Budget;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -210,7 +211,7 @@ async fn each_space_wars_seat_receives_only_what_it_may_see() {
             let obs = parse_observation(pos.strip_prefix("position ").unwrap(), &rules)
                 .expect("the position line parses");
             let choice = deciders[s]
-                .decide(&obs, &Budget::iterations(1), &stop)
+                .decide(&obs, &Budget::iterations(1), &stop, &mut |_| {})
                 .unwrap();
             let text = format_decision(&choice.decision, &rules);
             sent[s].push(text.clone());
@@ -275,6 +276,7 @@ async fn an_engine_seats_thinking_never_reaches_another_seat() {
     let stop = AtomicBool::new(false);
     let mut answered: Option<(u64, String)> = None;
     let mut engine_decisions = 0;
+    let mut finished = false;
     let deadline = Instant::now() + Duration::from_secs(240);
     let mut messages = 0;
     while Instant::now() < deadline {
@@ -291,6 +293,7 @@ async fn an_engine_seats_thinking_never_reaches_another_seat() {
         assert!(v["seats"][1]["thinking"].is_null(), "{v}");
         if v["over"] == true || v["decisions"].as_u64().unwrap() >= 30 {
             engine_decisions = v["decisions"].as_u64().unwrap();
+            finished = v["over"] == true;
             break;
         }
         let view = &v["view_table"];
@@ -311,7 +314,7 @@ async fn an_engine_seats_thinking_never_reaches_another_seat() {
         )
         .unwrap();
         let text = format_decision(
-            &me.decide(&obs, &Budget::iterations(1), &stop)
+            &me.decide(&obs, &Budget::iterations(1), &stop, &mut |_| {})
                 .unwrap()
                 .decision,
             &rules,
@@ -320,7 +323,7 @@ async fn an_engine_seats_thinking_never_reaches_another_seat() {
         send(&mut ws, json!({"t": "move", "text": text})).await;
     }
     assert!(
-        engine_decisions >= 10,
+        engine_decisions >= 4 && (finished || engine_decisions >= 10),
         "the game went on with the engine ({engine_decisions} decisions, {messages} messages)"
     );
 }

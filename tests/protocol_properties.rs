@@ -270,11 +270,12 @@ proptest! {
 
 /// `position` lines and decisions of seeded random games, every step of the game.
 fn spacewars_samples() -> (Vec<String>, Vec<String>) {
-    use orrery::games::spacewars::engine::{make_player, Budget};
+    use orrery::engines::spacewars::make_player;
     use orrery::games::spacewars::observation::Observation;
     use orrery::games::spacewars::state::State;
     use orrery::games::spacewars::wire::{format_decision, position_line};
     use orrery::games::spacewars::Ruleset;
+    use orrery::search::ismcts::SearchBudget as Budget;
     let rules = Ruleset::default();
     let stop = std::sync::atomic::AtomicBool::new(false);
     let (mut lines, mut decisions) = (Vec::new(), Vec::new());
@@ -291,7 +292,12 @@ fn spacewars_samples() -> (Vec<String>, Vec<String>) {
             for &(seat, _) in &pend {
                 lines.push(position_line(&s, seat));
                 let c = players_[seat as usize]
-                    .decide(&Observation::of(&s, seat), &Budget::iterations(1), &stop)
+                    .decide(
+                        &Observation::of(&s, seat),
+                        &Budget::iterations(1),
+                        &stop,
+                        &mut |_| {},
+                    )
                     .unwrap();
                 decisions.push(format_decision(&c.decision, &rules));
                 decided.push((seat, c.decision));
@@ -343,8 +349,8 @@ proptest! {
             let again = format_decision(&d, &rules);
             prop_assert_eq!(parse_decision(&again, &rules).map(|d| format_decision(&d, &rules)), Ok(again));
         }
-        let _ = orrery::games::spacewars::protocol::parse_command(&text);
-        let _ = orrery::games::spacewars::protocol::parse_command(&format!("position {text}"));
+        let _ = orrery::engines::spacewars::protocol::parse_command(&text);
+        let _ = orrery::engines::spacewars::protocol::parse_command(&format!("position {text}"));
     }
 }
 

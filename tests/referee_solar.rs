@@ -29,8 +29,8 @@ fn solar_six_rotation_records_replay() {
             "6",
         ])
         .args([
-            "--tc",
-            "30+0.1",
+            "--depth",
+            "1",
             "--maxplies",
             "90",
             "--quiet",
@@ -89,14 +89,7 @@ fn real_solar_chess_engine_six_seats() {
             "--games",
             "6",
         ])
-        .args([
-            "--movetime",
-            "15",
-            "--timemargin",
-            "500",
-            "--maxplies",
-            "90",
-        ])
+        .args(["--nodes", "2000", "--maxplies", "90"])
         .args(["--quiet", "--concurrency", "2"])
         .args(["--engine", &format!("name=solar-a,cmd='{engine}'")])
         .args(["--engine", &format!("name=solar-b,cmd='{engine}'")])

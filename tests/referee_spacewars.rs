@@ -25,15 +25,7 @@ fn four_player_rotation_replays() {
             "--games",
             "4",
         ])
-        .args([
-            "--movetime",
-            "15",
-            "--timemargin",
-            "500",
-            "--quiet",
-            "--concurrency",
-            "2",
-        ])
+        .args(["--nodes", "200", "--quiet", "--concurrency", "2"])
         .args(["--engine", &format!("name=sw-a,cmd='{engine}'")])
         .args(["--engine", &format!("name=sw-b,cmd='{engine}'")])
         .arg("--records")

@@ -1,13 +1,14 @@
 //! The engines: every abstract action becomes a legal decision, searches are seeded and keep to
 //! their budget, and ISMCTS beats the random player.
 
-use orrery::games::spacewars::engine::abstraction::{actions, concretize, reaching_set};
-use orrery::games::spacewars::engine::ismcts::Ismcts;
-use orrery::games::spacewars::engine::{make_player, Budget};
+use orrery::engines::spacewars::make_player;
+use orrery::engines::spacewars::selfplay::play_game;
+use orrery::engines::spacewars::IsmctsPlayer;
+use orrery::games::spacewars::abstraction::{actions, concretize, reaching_set};
 use orrery::games::spacewars::observation::Observation;
-use orrery::games::spacewars::selfplay::play_game;
 use orrery::games::spacewars::state::State;
 use orrery::games::spacewars::{Card, Ruleset};
+use orrery::search::ismcts::SearchBudget as Budget;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -58,7 +59,12 @@ fn every_abstract_action_is_legal() {
                     checked += 1;
                 }
                 let c = p
-                    .decide(&Observation::of(&s, seat), &Budget::default(), &stop)
+                    .decide(
+                        &Observation::of(&s, seat),
+                        &Budget::default(),
+                        &stop,
+                        &mut |_| {},
+                    )
                     .unwrap();
                 decided.push((seat, c.decision));
             }
@@ -76,21 +82,22 @@ fn ismcts_is_seeded_and_keeps_its_budget() {
     let obs = Observation::of(&s, 2);
     let stop = AtomicBool::new(false);
     let run = |seed| {
-        let mut p = Ismcts::new(Arc::new(Ruleset::default()), seed);
-        p.search(&obs, &Budget::iterations(300), &stop).unwrap()
+        let mut p = IsmctsPlayer::new(Arc::new(Ruleset::default()), seed);
+        let (a, c) = p
+            .search(&obs, &Budget::iterations(300), &stop, &mut |_| {})
+            .unwrap();
+        (a, c.decision, c.iterations, c.value, c.nodes)
     };
-    let (a1, c1) = run(3);
-    let (a2, c2) = run(3);
-    assert_eq!(a1, a2);
-    assert_eq!(c1, c2);
-    assert_eq!(c1.iterations, 300);
-    let mut p = Ismcts::new(Arc::new(Ruleset::default()), 1);
+    let first = run(3);
+    assert_eq!(first, run(3));
+    assert_eq!(first.2, 300);
+    let mut p = IsmctsPlayer::new(Arc::new(Ruleset::default()), 1);
     let t = std::time::Instant::now();
     let budget = Budget {
         iterations: None,
         time: Some(std::time::Duration::from_millis(100)),
     };
-    let (_, c) = p.search(&obs, &budget, &stop).unwrap();
+    let (_, c) = p.search(&obs, &budget, &stop, &mut |_| {}).unwrap();
     assert!(t.elapsed() < std::time::Duration::from_millis(1000));
     assert!(c.iterations > 0);
 }
@@ -98,7 +105,7 @@ fn ismcts_is_seeded_and_keeps_its_budget() {
 #[test]
 fn ismcts_beats_random() {
     let mut score = 0.0;
-    let games = 12u64;
+    let games = 40u64;
     for g in 0..games {
         let mut ps = vec![
             make_player("ismcts", g).unwrap(),
@@ -108,7 +115,7 @@ fn ismcts_beats_random() {
         if flip {
             ps.reverse();
         }
-        let r = play_game(&mut ps, 500 + g, &Budget::iterations(150)).unwrap();
+        let r = play_game(&mut ps, 500 + g, &[Budget::iterations(100)]).unwrap();
         score += r.outcome.reward(if flip { 1 } else { 0 }) as f64;
     }
     assert!(

@@ -1,11 +1,12 @@
 //! Mutated `position` lines never crash the parser, and every line the parser accepts can be
 //! searched without a crash (the engine's input edge is total).
 
-use orrery::games::spacewars::engine::{make_player, Budget};
+use orrery::engines::spacewars::make_player;
 use orrery::games::spacewars::observation::Observation;
 use orrery::games::spacewars::state::State;
 use orrery::games::spacewars::wire::{format_observation, parse_observation};
 use orrery::games::spacewars::Ruleset;
+use orrery::search::ismcts::SearchBudget as Budget;
 use rand::{seq::SliceRandom, Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::AtomicBool;
@@ -69,7 +70,9 @@ fn mutated_positions_never_crash() {
                 lines.push(format_observation(&o, &rules));
                 decided.push((
                     seat,
-                    p.decide(&o, &Budget::default(), &stop).unwrap().decision,
+                    p.decide(&o, &Budget::default(), &stop, &mut |_| {})
+                        .unwrap()
+                        .decision,
                 ));
             }
             for (seat, d) in decided {
@@ -88,7 +91,7 @@ fn mutated_positions_never_crash() {
         if let Ok(o) = parse_observation(&m, &rules) {
             accepted += 1;
             if o.pending().is_some() {
-                let _ = searcher.decide(&o, &Budget::iterations(20), &stop);
+                let _ = searcher.decide(&o, &Budget::iterations(20), &stop, &mut |_| {});
             }
         }
     }

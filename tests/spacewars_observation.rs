@@ -1,7 +1,7 @@
 //! What a seat sees: never another seat's hidden card; the position line and the decision text
 //! forms round-trip; a world sampled from an observation looks the same to that seat.
 
-use orrery::games::spacewars::engine::{make_player, Budget};
+use orrery::engines::spacewars::make_player;
 use orrery::games::spacewars::observation::{Cards, Observation};
 use orrery::games::spacewars::sampling::{check_consistent, sample_world};
 use orrery::games::spacewars::state::{State, Step};
@@ -9,6 +9,7 @@ use orrery::games::spacewars::wire::{
     format_decision, format_observation, parse_decision, parse_observation,
 };
 use orrery::games::spacewars::Ruleset;
+use orrery::search::ismcts::SearchBudget as Budget;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::AtomicBool;
@@ -98,7 +99,12 @@ fn observations_never_hold_hidden_cards_over_many_games() {
             s.pending(&mut pend);
             for &(seat, _) in pend.clone().iter() {
                 let c = ps[seat as usize]
-                    .decide(&Observation::of(&s, seat), &Budget::default(), &stop)
+                    .decide(
+                        &Observation::of(&s, seat),
+                        &Budget::default(),
+                        &stop,
+                        &mut |_| {},
+                    )
                     .unwrap();
                 let text = format_decision(&c.decision, &rules);
                 assert_eq!(parse_decision(&text, &rules).unwrap(), c.decision, "{text}");

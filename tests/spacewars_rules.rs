@@ -392,9 +392,15 @@ fn round_limit_ends_in_a_draw() {
         ..Ruleset::default()
     };
     let s = table_with(rules, &[(0, BS, "2C 3C"), (1, BS, "4C 5C")], "");
-    // Nobody can attack: rounds pass on their own until the limit.
+    // Nobody can attack: rounds pass on their own until the limit; the game ended in round 3.
     assert_eq!(s.outcome(), Some(Outcome::Draw(0b11)));
-    assert_eq!(s.round(), 4);
+    assert_eq!(s.round(), 3);
+    let seen = Observation::of(&s, 0);
+    assert_eq!(
+        seen.round(),
+        3,
+        "the last round played, not one beyond the limit"
+    );
 }
 
 #[test]
@@ -478,8 +484,9 @@ fn setup_class_choice_split_and_reveal() {
 
 #[test]
 fn replay_is_deterministic() {
-    use orrery::games::spacewars::engine::{make_player, Budget};
-    use orrery::games::spacewars::selfplay::play_game;
+    use orrery::engines::spacewars::make_player;
+    use orrery::engines::spacewars::selfplay::play_game;
+    use orrery::search::ismcts::SearchBudget as Budget;
     for seed in 0..6u64 {
         let run = || {
             let mut ps: Vec<_> = ["random", "heuristic", "random"]
@@ -487,7 +494,7 @@ fn replay_is_deterministic() {
                 .enumerate()
                 .map(|(i, n)| make_player(n, seed * 7 + i as u64).unwrap())
                 .collect();
-            play_game(&mut ps, seed, &Budget::iterations(1)).unwrap()
+            play_game(&mut ps, seed, &[Budget::iterations(1)]).unwrap()
         };
         let (a, b) = (run(), run());
         assert_eq!(a.record, b.record);

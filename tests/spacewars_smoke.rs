@@ -1,7 +1,8 @@
 //! Games between every pair of built-in players finish, and their records replay to the same result.
 
-use orrery::games::spacewars::engine::{make_player, Budget};
-use orrery::games::spacewars::selfplay::play_game;
+use orrery::engines::spacewars::make_player;
+use orrery::engines::spacewars::selfplay::play_game;
+use orrery::search::ismcts::SearchBudget as Budget;
 
 #[test]
 fn games_between_all_players_finish_and_replay() {
@@ -19,7 +20,7 @@ fn games_between_all_players_finish_and_replay() {
             .enumerate()
             .map(|(s, n)| make_player(n, 10 + s as u64).unwrap())
             .collect();
-        let g = play_game(&mut players, 7 + i as u64, &Budget::iterations(30)).unwrap();
+        let g = play_game(&mut players, 7 + i as u64, &[Budget::iterations(30)]).unwrap();
         let replay = g.record.replay().unwrap();
         assert_eq!(replay.outcome(), Some(g.outcome));
         eprintln!(

@@ -3,4 +3,5 @@
 
 pub mod cli;
 pub mod solar;
+pub mod spacewars;
 pub mod spider;

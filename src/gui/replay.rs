@@ -13,17 +13,10 @@ use crate::referee::records::GameRecord;
 
 use super::game::{GameChoice, TableGame};
 
-/// Reads every record of a JSON-lines text (blank lines skipped; a bad line is an error naming it).
+/// Reads every game record of a records file's text (its match settings lines skipped; a bad
+/// line is an error naming it), with the referee's reader.
 pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, String> {
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let r: GameRecord =
-            serde_json::from_str(line).map_err(|e| format!("records line {}: {e}", i + 1))?;
-        out.push(r);
-    }
+    let out = crate::referee::records::RecordsFile::parse(text.as_bytes(), "records")?.games;
     if out.is_empty() {
         return Err("the records file holds no game".into());
     }

@@ -303,6 +303,7 @@ fn describe_tc(tc: &TimeControl) -> String {
         }
         TimeControl::MoveTime(t) => format!("{:.1} s per move", t.as_secs_f64()),
         TimeControl::Nodes(n) => format!("{n} nodes per move"),
+        TimeControl::Depth(d) => format!("depth {d} per move"),
     }
 }
 

@@ -16,41 +16,64 @@ pub struct AdjudicationRules {
     pub max_plies: Option<u32>,
 }
 
-fn parse_kv(text: &str, keys: &[&str], flag: &str) -> Result<Vec<i64>, String> {
-    let mut values = vec![None; keys.len()];
+/// Parses `k1=v1,k2=v2,...` with every key of `keys` given exactly once, each an integer in its
+/// range (`keys` holds name, min, max).
+fn parse_kv(text: &str, keys: &[(&str, i64, i64)], flag: &str) -> Result<Vec<i64>, String> {
+    let mut values: Vec<Option<i64>> = vec![None; keys.len()];
     for part in text.split(',') {
         let (k, v) = part
             .split_once('=')
             .ok_or_else(|| format!("{flag} {text:?}: expected key=value"))?;
         let i = keys
             .iter()
-            .position(|x| *x == k.trim())
+            .position(|x| x.0 == k.trim())
             .ok_or_else(|| format!("{flag} {text:?}: unknown key {k:?}"))?;
-        values[i] = Some(
-            v.trim()
-                .parse::<i64>()
-                .map_err(|_| format!("{flag} {text:?}: {v:?} is not an integer"))?,
-        );
+        let (name, min, max) = keys[i];
+        if values[i].is_some() {
+            return Err(format!("{flag} {text:?}: {name}= is given twice"));
+        }
+        let n: i64 = v
+            .trim()
+            .parse()
+            .ok()
+            .filter(|n| (min..=max).contains(n))
+            .ok_or_else(|| {
+                format!("{flag} {text:?}: {name}={v:?} must be an integer from {min} to {max}")
+            })?;
+        values[i] = Some(n);
     }
     values
         .into_iter()
         .zip(keys)
-        .map(|(v, k)| {
-            v.filter(|x| *x >= 0)
-                .ok_or_else(|| format!("{flag} {text:?}: {k}= (non-negative) is required"))
-        })
+        .map(|(v, k)| v.ok_or_else(|| format!("{flag} {text:?}: {}= is required", k.0)))
         .collect()
 }
 
+/// Largest score threshold (centipawns) the rules take; mates count as ±100000.
+pub const MAX_SCORE_CP: i64 = 100_000;
+
 impl AdjudicationRules {
-    /// Parses the value of `--resign`.
+    /// Parses the value of `--resign`: `movecount` 1..=1000, `score` 1..=100000.
     pub fn parse_resign(text: &str) -> Result<(u32, i64), String> {
-        let v = parse_kv(text, &["movecount", "score"], "--resign")?;
+        let v = parse_kv(
+            text,
+            &[("movecount", 1, 1000), ("score", 1, MAX_SCORE_CP)],
+            "--resign",
+        )?;
         Ok((v[0] as u32, v[1]))
     }
-    /// Parses the value of `--draw`.
+    /// Parses the value of `--draw`: `movenumber` 0..=100000, `movecount` 1..=1000, `score`
+    /// 0..=100000.
     pub fn parse_draw(text: &str) -> Result<(u32, u32, i64), String> {
-        let v = parse_kv(text, &["movenumber", "movecount", "score"], "--draw")?;
+        let v = parse_kv(
+            text,
+            &[
+                ("movenumber", 0, 100_000),
+                ("movecount", 1, 1000),
+                ("score", 0, MAX_SCORE_CP),
+            ],
+            "--draw",
+        )?;
         Ok((v[0] as u32, v[1] as u32, v[2]))
     }
 }
@@ -174,5 +197,23 @@ mod tests {
         assert!(AdjudicationRules::parse_resign("movecount=3,score=800").is_ok());
         assert!(AdjudicationRules::parse_resign("movecount=3").is_err());
         assert!(AdjudicationRules::parse_draw("movenumber=40,movecount=8,score=x").is_err());
+        for bad in [
+            "movenumber=4294967296,movecount=8,score=10",
+            "movenumber=-1,movecount=8,score=10",
+            "movenumber=1,movecount=0,score=10",
+            "movenumber=1,movecount=8,score=100001",
+            "movenumber=1,movenumber=2,movecount=8,score=1",
+        ] {
+            let e = AdjudicationRules::parse_draw(bad).unwrap_err();
+            assert!(
+                e.contains("must be an integer from") || e.contains("twice"),
+                "{e}"
+            );
+        }
+        assert_eq!(
+            AdjudicationRules::parse_draw("movenumber=40,movecount=8,score=10"),
+            Ok((40, 8, 10))
+        );
+        assert!(AdjudicationRules::parse_resign("movecount=3,score=0").is_err());
     }
 }

@@ -1,6 +1,7 @@
-//! The `orrery` command line: `orrery [match] [options]` and `orrery replay FILE`, parsed into a
-//! typed [`Command`]. With no `--engine`, the project's own engine for the game is used (two
-//! instances, found next to the `orrery` executable).
+//! The `orrery` command line: `orrery [match] [options]`, `orrery replay FILE`, `orrery stats
+//! ...`, parsed into a typed [`Command`]; every number is range-checked and the openings file is
+//! read and checked whole before anything runs. With no `--engine`, the project's own engine for
+//! the game is used (two instances, found next to the `orrery` executable).
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -21,6 +22,8 @@ pub enum Command {
     Match(Box<MatchConfig>),
     /// Replay every game of a records file with the rules cores and check the results.
     Replay(PathBuf),
+    /// Statistics of recorded games or of raw counts (`orrery stats`).
+    Stats(StatsRequest),
     /// Run the built-in random-move engine on stdin/stdout.
     RandomEngine {
         /// Game.
@@ -40,6 +43,19 @@ pub enum Command {
     Help,
 }
 
+/// What `orrery stats` is asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StatsRequest {
+    /// Records files to merge (empty with `--penta` / `--wdl`).
+    pub files: Vec<PathBuf>,
+    /// Raw pentanomial counts (`--penta LL,LD,DD+WL,WD,WW`).
+    pub penta: Option<[u64; 5]>,
+    /// Raw game counts (`--wdl W,D,L`).
+    pub wdl: Option<[u64; 3]>,
+    /// SPRT to evaluate (else the one recorded in the files' settings, if any).
+    pub sprt: Option<Sprt>,
+}
+
 /// The usage text.
 pub const USAGE: &str = "\
 orrery: referee and match runner for Spider-Chess, Solar Chess, Space Wars (and toy games)
@@ -47,78 +63,119 @@ orrery: referee and match runner for Spider-Chess, Solar Chess, Space Wars (and 
 USAGE:
   orrery [match] [OPTIONS]        play a match (no options: a short built-in spider-chess match)
   orrery replay FILE.jsonl        replay recorded games with the rules and check their results
+  orrery stats FILE.jsonl... [--sprt SPEC]
+                                  statistics of recorded games, files of one match merged
+  orrery stats --penta LL,LD,DD,WD,WW [--sprt SPEC]
+  orrery stats --wdl W,D,L [--sprt SPEC]
+                                  Elo, LOS and SPRT of raw counts
   orrery engine GAME              the project's engine for GAME on stdin/stdout
   orrery gui [--port N] [--engine SPEC]...
                                   the board in a browser: play and watch (orrery gui --help)
   orrery random-engine --game G [--setup S] [--seed N]
                                   a UCI-style engine playing random legal moves (baseline, tests)
 
-OPTIONS:
-  --game NAME            spider-chess (default) | solar-chess | space-wars | tic-tac-toe | race
-  --setup NAME           setup / variant / player count (solar: duel, six, ...; space-wars: 2..8)
+MATCH OPTIONS (defaults in brackets):
+  --game NAME            spider-chess | solar-chess | space-wars | tic-tac-toe | race
+                         [spider-chess]
+  --setup NAME           setup / variant / player count [solar-chess: duel, space-wars: 4,
+                         race: 3]
   --variant FILE         spider-chess: load an Interactive Diagram definition as the setup named
                          after the file (repeatable; the first is the default setup); the
                          project's own engine gets it too (other engines: by name, UCI_Variant)
+                         [none]
   --engine SPEC          name=N,cmd=CMD[,dir=D][,proto=uci|xboard][,option.NAME=VALUE]...
-                         (repeat per engine; none: the project's own engine, twice)
-  --each PARTS           parts added to every engine (e.g. option.Hash=16,proto=uci)
-  --games N              number of games (default 2)
-  --tc B+I               clock: base seconds + increment seconds (e.g. 10+0.1)
-  --movetime MS          fixed time per move (default 50 when no --tc/--nodes)
-  --nodes N              fixed nodes per move
-  --timemargin MS        grace before a time forfeit (default 100)
-  --hang-timeout MS      wait for node-limited answers (default 10000)
-  --handshake-timeout MS wait for uciok/readyok/features (default 10000)
-  --concurrency K        games at once (default 1)
-  --seed S               match seed: random openings, deals (default 1)
-  --openings FILE        one start position per line (`<pos> [moves ...]`), cycled per block
-  --random-plies N       random opening plies per block (seeded)
-  --maxplies N           adjudicate a draw after N plies
-  --resign movecount=N,score=CP     resign adjudication (two seats)
-  --draw movenumber=N,movecount=M,score=CP  draw adjudication (two seats)
-  --sprt elo0=E0,elo1=E1,alpha=A,beta=B     stop when the SPRT decides (two engines)
-  --pgn FILE             append PGN (chess games)
-  --records FILE         append JSON lines; rerunning with the same file resumes
-  --live FILE            write every decision as it is played (watch: orrery gui --live FILE)
-  --ratinginterval N     print statistics every N games (default 10, 0: end only)
-  --quiet                no progress line on stderr
+                         once per engine [none: the project's own engine, twice; proto uci]
+  --each PARTS           parts added to every engine, e.g. option.Hash=16 [none]
+  --games N              games in the match, 1..1000000000 [2]
+  --tc B+I               clock per seat: base + increment in seconds, e.g. 10+0.1 [off]
+  --movetime MS          fixed time per move, 1..86400000 ms [50 when no --tc/--nodes/--depth]
+  --nodes N              fixed nodes per move (UCI go nodes), 1..1000000000000 [off]
+  --depth N              fixed depth per move (UCI go depth, CECP sd), 1..1000 [off]
+  --timemargin MS        grace before a time forfeit, 0..3600000 [100]
+  --hang-timeout MS      wait for a --nodes/--depth answer, 1..86400000 [10000]
+  --handshake-timeout MS wait for uciok/readyok/features/pong, 1..3600000 [10000]
+  --concurrency K        games at once, 1..1024 [1]
+  --seed S               match seed: random openings, deals [1]
+  --openings FILE        one start per line (`<pos> [moves ...]`), cycled per block [off]
+  --random-plies N       seeded random opening plies per block, 0..10000 [0]
+  --maxplies N           adjudicate a draw after N plies, 1..1000000 [off: the games' own
+                         rules end them]
+  --resign movecount=N,score=CP     resign adjudication, two seats [off]
+  --draw movenumber=N,movecount=M,score=CP  draw adjudication, two seats [off]
+  --sprt elo0=E0,elo1=E1[,alpha=A][,beta=B][,model=logistic|normalized]
+                         stop when the SPRT decides, two engines [off; alpha, beta 0.05;
+                         logistic]
+  --pgn FILE             append PGN, chess games [off]
+  --records FILE         append JSON lines; rerunning with the same file resumes [off]
+  --live FILE            write every decision as it is played (watch: orrery gui --live
+                         FILE) [off]
+  --ratinginterval N     print statistics every N games, 0: at the end only [10]
+  --quiet                no per-game and progress lines on stderr [off]
 ";
 
-fn parse_num<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
-    v.parse()
-        .map_err(|_| format!("{flag}: {v:?} is not a valid number"))
+/// Parses an integer flag value within `min..=max`.
+fn parse_int<T>(flag: &str, v: &str, min: T, max: T) -> Result<T, String>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy,
+{
+    match v.trim().parse::<T>() {
+        Ok(n) if n >= min && n <= max => Ok(n),
+        Ok(_) => Err(format!("{flag}: {v:?} is out of range ({min} to {max})")),
+        Err(_) => Err(format!(
+            "{flag}: {v:?} is not a valid number ({min} to {max})"
+        )),
+    }
 }
 
-fn parse_sprt(text: &str) -> Result<Sprt, String> {
-    let mut vals = [None; 4];
-    let keys = ["elo0", "elo1", "alpha", "beta"];
-    for part in text.split(',') {
-        let (k, v) = part
-            .split_once('=')
-            .ok_or_else(|| format!("--sprt {text:?}: expected key=value"))?;
-        let i = keys
-            .iter()
-            .position(|x| *x == k.trim())
-            .ok_or_else(|| format!("--sprt {text:?}: unknown key {k:?}"))?;
-        vals[i] = Some(parse_num::<f64>("--sprt", v.trim())?);
+/// Parses comma-separated counts (`--penta`, `--wdl`).
+fn parse_counts<const N: usize>(flag: &str, v: &str) -> Result<[u64; N], String> {
+    let parts: Vec<&str> = v.split(',').collect();
+    if parts.len() != N {
+        return Err(format!("{flag} {v:?}: give {N} counts separated by commas"));
     }
-    let alpha = vals[2].unwrap_or(0.05);
-    let beta = vals[3].unwrap_or(0.05);
-    let (Some(elo0), Some(elo1)) = (vals[0], vals[1]) else {
-        return Err(format!("--sprt {text:?}: elo0 and elo1 are required"));
+    let mut out = [0u64; N];
+    for (o, p) in out.iter_mut().zip(parts) {
+        *o = parse_int(flag, p, 0, 1_000_000_000_000)?;
+    }
+    if out.iter().all(|&c| c == 0) {
+        return Err(format!("{flag} {v:?}: all counts are zero"));
+    }
+    Ok(out)
+}
+
+fn parse_stats(it: &mut dyn Iterator<Item = &String>) -> Result<Command, String> {
+    let mut req = StatsRequest {
+        files: Vec::new(),
+        penta: None,
+        wdl: None,
+        sprt: None,
     };
-    let in_range = |x: f64| 0.0 < x && x < 0.5;
-    if elo0 >= elo1 || elo0.is_nan() || elo1.is_nan() || !in_range(alpha) || !in_range(beta) {
-        return Err(format!(
-            "--sprt {text:?}: need elo0 < elo1 and alpha, beta in (0, 0.5)"
-        ));
+    while let Some(arg) = it.next() {
+        let mut value = |flag: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("stats {flag}: missing value"))
+        };
+        match arg.as_str() {
+            "--sprt" => req.sprt = Some(Sprt::parse(&value("--sprt")?)?),
+            "--penta" => req.penta = Some(parse_counts("--penta", &value("--penta")?)?),
+            "--wdl" => req.wdl = Some(parse_counts("--wdl", &value("--wdl")?)?),
+            f if f.starts_with("--") => {
+                return Err(format!("stats: unknown option {f:?} (see orrery --help)"))
+            }
+            f => req.files.push(PathBuf::from(f)),
+        }
     }
-    Ok(Sprt {
-        elo0,
-        elo1,
-        alpha,
-        beta,
-    })
+    let given = [
+        !req.files.is_empty(),
+        req.penta.is_some(),
+        req.wdl.is_some(),
+    ];
+    match given.iter().filter(|&&g| g).count() {
+        0 => Err("stats: give records files, --penta or --wdl".into()),
+        1 => Ok(Command::Stats(req)),
+        _ => Err("stats: give records files, --penta or --wdl, only one of them".into()),
+    }
 }
 
 /// The project's own engine for `game`: the engine binary next to the running executable if it
@@ -164,7 +221,14 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         Some("replay") => {
             it.next();
             let f = it.next().ok_or("replay: give a records file")?;
+            if let Some(extra) = it.next() {
+                return Err(format!("replay: one records file only (got {extra:?} too)"));
+            }
             return Ok(Command::Replay(PathBuf::from(f)));
+        }
+        Some("stats") => {
+            it.next();
+            return parse_stats(&mut it);
         }
         Some("help" | "--help" | "-h") => return Ok(Command::Help),
         Some("gui") => return Ok(Command::Gui(it.skip(1).cloned().collect())),
@@ -181,7 +245,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
                 match flag.as_str() {
                     "--game" => game = GameKind::parse(value)?,
                     "--setup" => setup = Some(value.clone()),
-                    "--seed" => seed = parse_num(flag, value)?,
+                    "--seed" => seed = parse_int(flag, value, 0, u64::MAX)?,
                     _ => return Err(format!("random-engine: unknown option {flag:?}")),
                 }
             }
@@ -202,7 +266,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
     let mut handshake = 10_000u64;
     let mut concurrency = 1usize;
     let mut seed = 1u64;
-    let mut openings = Vec::new();
+    let mut openings_path: Option<PathBuf> = None;
     let mut random_plies = 0u32;
     let mut adjudication = AdjudicationRules::default();
     let mut sprt = None;
@@ -211,6 +275,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
     let mut live = None;
     let mut rating_interval = 10u64;
     let mut progress = true;
+    let mut seen_flags = std::collections::HashSet::new();
     while let Some(flag) = it.next() {
         let flag = flag.as_str();
         if flag == "--quiet" {
@@ -220,13 +285,18 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         if flag == "--help" || flag == "-h" {
             return Ok(Command::Help);
         }
+        if !matches!(flag, "--engine" | "--each" | "--variant")
+            && !seen_flags.insert(flag.to_string())
+        {
+            return Err(format!("{flag} is given twice"));
+        }
         let value = it
             .next()
             .ok_or_else(|| format!("{flag}: missing value"))?
             .as_str();
         let set_tc = |tc: &mut Option<TimeControl>, new: TimeControl| {
             if tc.is_some() {
-                Err("give only one of --tc, --movetime, --nodes".to_string())
+                Err("give only one of --tc, --movetime, --nodes, --depth".to_string())
             } else {
                 *tc = Some(new);
                 Ok(())
@@ -238,36 +308,40 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             "--variant" => variant_files.push(value.to_string()),
             "--engine" => engine_texts.push(value.to_string()),
             "--each" => each.push(value.to_string()),
-            "--games" => games = parse_num(flag, value)?,
+            "--games" => games = parse_int(flag, value, 1, 1_000_000_000)?,
             "--tc" => set_tc(&mut tc, TimeControl::parse_tc(value)?)?,
             "--movetime" => {
-                let ms: u64 = parse_num(flag, value)?;
+                let ms: u64 = parse_int(flag, value, 1, 86_400_000)?;
                 set_tc(&mut tc, TimeControl::MoveTime(Duration::from_millis(ms)))?
             }
-            "--nodes" => set_tc(&mut tc, TimeControl::Nodes(parse_num(flag, value)?))?,
-            "--timemargin" => margin = parse_num(flag, value)?,
-            "--hang-timeout" => hang = parse_num(flag, value)?,
-            "--handshake-timeout" => handshake = parse_num(flag, value)?,
-            "--concurrency" => concurrency = parse_num(flag, value)?,
-            "--seed" => seed = parse_num(flag, value)?,
-            "--openings" => openings = Opening::read_file(std::path::Path::new(value))?,
-            "--random-plies" => random_plies = parse_num(flag, value)?,
-            "--maxplies" => adjudication.max_plies = Some(parse_num(flag, value)?),
+            "--nodes" => set_tc(
+                &mut tc,
+                TimeControl::Nodes(parse_int(flag, value, 1, 1_000_000_000_000)?),
+            )?,
+            "--depth" => set_tc(
+                &mut tc,
+                TimeControl::Depth(parse_int(flag, value, 1, 1000)?),
+            )?,
+            "--timemargin" => margin = parse_int(flag, value, 0, 3_600_000)?,
+            "--hang-timeout" => hang = parse_int(flag, value, 1, 86_400_000)?,
+            "--handshake-timeout" => handshake = parse_int(flag, value, 1, 3_600_000)?,
+            "--concurrency" => concurrency = parse_int(flag, value, 1, 1024)?,
+            "--seed" => seed = parse_int(flag, value, 0, u64::MAX)?,
+            "--openings" => openings_path = Some(PathBuf::from(value)),
+            "--random-plies" => random_plies = parse_int(flag, value, 0, 10_000)?,
+            "--maxplies" => adjudication.max_plies = Some(parse_int(flag, value, 1, 1_000_000)?),
             "--resign" => adjudication.resign = Some(AdjudicationRules::parse_resign(value)?),
             "--draw" => adjudication.draw = Some(AdjudicationRules::parse_draw(value)?),
-            "--sprt" => sprt = Some(parse_sprt(value)?),
+            "--sprt" => sprt = Some(Sprt::parse(value)?),
             "--pgn" => pgn = Some(PathBuf::from(value)),
             "--records" => records = Some(PathBuf::from(value)),
             "--live" => {
                 let log = super::live::LiveLog::new(std::path::Path::new(value));
                 live = Some(std::sync::Arc::new(log));
             }
-            "--ratinginterval" => rating_interval = parse_num(flag, value)?,
+            "--ratinginterval" => rating_interval = parse_int(flag, value, 0, u64::MAX)?,
             _ => return Err(format!("unknown option {flag:?} (see orrery --help)")),
         }
-    }
-    if concurrency == 0 {
-        return Err("--concurrency must be at least 1".into());
     }
     if !variant_files.is_empty() && game != GameKind::SpiderChess {
         return Err("--variant loads spider-chess variants: give --game spider-chess".into());
@@ -289,9 +363,6 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
     }
     let builtin = engine_texts.is_empty();
     let mut engines = if builtin {
-        if adjudication.max_plies.is_none() {
-            adjudication.max_plies = Some(200);
-        }
         let mut list = builtin_engines(game)?;
         for e in list.iter_mut() {
             for file in &variant_files {
@@ -323,6 +394,18 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         }
     }
     let setup = setup.or_else(|| game.default_setup().map(String::from));
+    // Check the setup now, so that a bad --setup is a command-line error.
+    game.new_game(setup.as_deref(), None, 0)
+        .map_err(|e| format!("--setup: {e}"))?;
+    let openings = match &openings_path {
+        Some(p) => {
+            let check = |o: &Opening| {
+                super::game_runner::opening_game(game, setup.as_deref(), o, 0).map(|_| ())
+            };
+            Opening::read_file(p, &check)?
+        }
+        None => Vec::new(),
+    };
     let settings = GameSettings {
         game,
         setup,
@@ -348,6 +431,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         sprt,
         rating_interval,
         progress,
+        shard: None,
     })))
 }
 
@@ -378,6 +462,10 @@ mod tests {
             vec![("Hash".into(), "16".into())]
         );
         assert_eq!(m.sprt.unwrap().beta, 0.1);
+        assert_eq!(
+            m.sprt.unwrap().model,
+            crate::referee::stats::EloModel::Logistic
+        );
         assert_eq!(m.settings.adjudication.max_plies, Some(50));
     }
 
@@ -395,6 +483,44 @@ mod tests {
         ] {
             assert!(parse_args(&args(bad)).is_err(), "{bad}");
         }
+        for (bad, needle) in [
+            (
+                "--games 0 --engine cmd=a",
+                "--games: \"0\" is out of range (1 to 1000000000)",
+            ),
+            ("--games 18446744073709551616 --engine cmd=a", "--games"),
+            (
+                "--movetime 0 --engine cmd=a",
+                "--movetime: \"0\" is out of range",
+            ),
+            (
+                "--movetime 18446744073709551615 --engine cmd=a",
+                "--movetime",
+            ),
+            ("--concurrency 100000 --engine cmd=a", "(1 to 1024)"),
+            ("--random-plies 4294967296 --engine cmd=a", "--random-plies"),
+            ("--maxplies 0 --engine cmd=a", "--maxplies"),
+            ("--depth 0 --engine cmd=a", "--depth"),
+            ("--nodes -1 --engine cmd=a", "--nodes"),
+            ("--timemargin 99999999999 --engine cmd=a", "--timemargin"),
+            ("--hang-timeout 0 --engine cmd=a", "--hang-timeout"),
+            ("--seed -1 --engine cmd=a", "--seed"),
+            (
+                "--draw movenumber=4294967296,movecount=2,score=5 --engine cmd=a",
+                "movenumber=\"4294967296\" must be an integer from 0 to 100000",
+            ),
+            ("--sprt elo0=0,elo1=inf --engine cmd=a", "--sprt"),
+            ("--sprt elo0=0,elo1=5,model=bayes --engine cmd=a", "model"),
+            (
+                "--games 4 --games 6 --engine cmd=a",
+                "--games is given twice",
+            ),
+            ("--tc 1+0 --depth 3 --engine cmd=a", "only one of"),
+            ("--game race --setup 99 --engine cmd=a", "--setup"),
+        ] {
+            let e = parse_args(&args(bad)).unwrap_err();
+            assert!(e.contains(needle), "{bad}: {e}");
+        }
         assert!(matches!(parse_args(&args("--help")), Ok(Command::Help)));
     }
 
@@ -407,6 +533,53 @@ mod tests {
         assert_eq!(m.games, 2);
         assert_eq!(m.settings.engines.len(), 2);
         assert!(m.settings.engines[0].cmd.contains("spider-chess"));
+        assert_eq!(
+            m.settings.adjudication.max_plies, None,
+            "the games' own rules end them; no ply cap by default"
+        );
+    }
+
+    #[test]
+    fn every_match_option_states_its_default() {
+        for line in USAGE.lines().filter(|l| l.trim_start().starts_with("--")) {
+            let flag = line.split_whitespace().next().unwrap();
+            // The option's line and its continuation lines (indented past the flags).
+            let mut lines = USAGE.lines().skip_while(|l| !l.starts_with(line));
+            let first = lines.next().unwrap_or_default().to_string();
+            let block: String = std::iter::once(first)
+                .chain(
+                    lines
+                        .take_while(|l| l.starts_with("                         "))
+                        .map(String::from),
+                )
+                .collect();
+            assert!(block.contains('['), "{flag} states no default: {line}");
+        }
+    }
+
+    #[test]
+    fn stats_arguments() {
+        let Command::Stats(r) =
+            parse_args(&args("stats --penta 1,2,3,4,5 --sprt elo0=0,elo1=5")).unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(r.penta, Some([1, 2, 3, 4, 5]));
+        assert_eq!(r.sprt.unwrap().elo1, 5.0);
+        let Command::Stats(f) = parse_args(&args("stats a.jsonl b.jsonl")).unwrap() else {
+            panic!()
+        };
+        assert_eq!(f.files.len(), 2);
+        for bad in [
+            "stats",
+            "stats --penta 1,2,3",
+            "stats --penta 0,0,0,0,0",
+            "stats --wdl 1,2,x",
+            "stats a.jsonl --penta 1,1,1,1,1",
+            "stats --bogus",
+        ] {
+            assert!(parse_args(&args(bad)).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -3,6 +3,14 @@
 
 use std::time::Duration;
 
+/// Longest base time or increment `--tc` accepts, in seconds (one week).
+pub const MAX_TC_SECONDS: f64 = 604_800.0;
+
+/// Milliseconds with three decimals (microsecond precision) for fault reasons.
+pub fn ms_text(d: Duration) -> String {
+    format!("{:.3} ms", d.as_micros() as f64 / 1000.0)
+}
+
 /// How long engines may think.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimeControl {
@@ -17,6 +25,9 @@ pub enum TimeControl {
     MoveTime(Duration),
     /// Fixed node count per move (`--nodes N`); only the hang timeout limits time.
     Nodes(u64),
+    /// Fixed search depth per move (`--depth N`: UCI `go depth N`, CECP `sd N`); only the hang
+    /// timeout limits time.
+    Depth(u32),
 }
 
 impl TimeControl {
@@ -31,14 +42,14 @@ impl TimeControl {
                 .trim()
                 .parse()
                 .map_err(|_| format!("--tc {text:?}: {s:?} is not a number of seconds"))?;
-            if !(0.0..1e7).contains(&v) {
+            if !(0.0..=MAX_TC_SECONDS).contains(&v) {
                 return Err(format!("--tc {text:?}: {s:?} is out of range"));
             }
             Ok(Duration::from_secs_f64(v))
         };
         let base = secs(base)?;
-        if base.is_zero() {
-            return Err(format!("--tc {text:?}: base time must be positive"));
+        if base < Duration::from_millis(1) {
+            return Err(format!("--tc {text:?}: base time must be at least 0.001 s"));
         }
         Ok(TimeControl::Clock {
             base,
@@ -54,6 +65,7 @@ impl TimeControl {
             }
             TimeControl::MoveTime(t) => format!("movetime={}ms", t.as_millis()),
             TimeControl::Nodes(n) => format!("nodes={n}"),
+            TimeControl::Depth(d) => format!("depth={d}"),
         }
     }
 }
@@ -71,10 +83,36 @@ pub enum GoStyle {
 /// A seat ran out of time.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Flagged {
-    /// Time the move took.
+    /// Time the move took, or the time waited when no answer came.
     pub used: Duration,
-    /// Time the seat had (including the margin).
+    /// Time the seat had, including the margin.
     pub allowed: Duration,
+    /// The margin part of `allowed`.
+    pub margin: Duration,
+    /// True when no answer came at all before the deadline.
+    pub no_answer: bool,
+}
+
+impl Flagged {
+    /// The reason's detail: `did not answer within 515.000 ms (415.000 ms on the clock +
+    /// 100.000 ms margin)` or `answered after 515.271 ms, allowed 515.000 ms (...)`, in
+    /// microsecond precision so the overrun shows.
+    pub fn describe(&self) -> String {
+        let parts = format!(
+            "{} for the move + {} margin",
+            ms_text(self.allowed.saturating_sub(self.margin)),
+            ms_text(self.margin)
+        );
+        if self.no_answer {
+            format!("did not answer within {} ({parts})", ms_text(self.allowed))
+        } else {
+            format!(
+                "answered after {}, allowed {} ({parts})",
+                ms_text(self.used),
+                ms_text(self.allowed)
+            )
+        }
+    }
 }
 
 /// Every seat's clock in one game.
@@ -140,6 +178,7 @@ impl Clocks {
             }
             TimeControl::MoveTime(t) => format!("go movetime {}", ms(t)),
             TimeControl::Nodes(n) => format!("go nodes {n}"),
+            TimeControl::Depth(d) => format!("go depth {d}"),
         }
     }
 
@@ -148,21 +187,32 @@ impl Clocks {
         match self.control {
             TimeControl::Clock { .. } => self.remaining[seat] + self.margin,
             TimeControl::MoveTime(t) => t + self.margin,
-            TimeControl::Nodes(_) => self.hang,
+            TimeControl::Nodes(_) | TimeControl::Depth(_) => self.hang,
         }
+    }
+
+    /// The grace added to every timed wait.
+    pub fn margin(&self) -> Duration {
+        self.margin
     }
 
     /// True when running past [`Clocks::wait_limit`] is a time forfeit rather than a hang.
     pub fn is_timed(&self) -> bool {
-        !matches!(self.control, TimeControl::Nodes(_))
+        !matches!(self.control, TimeControl::Nodes(_) | TimeControl::Depth(_))
     }
 
-    /// Charges a move that took `used` to `seat`: flags if over the limit, else deducts the time
-    /// and adds the increment.
+    /// Charges a move that took `used` to `seat`: flags if over the limit (compared in whole
+    /// microseconds, the precision of the reason text), else deducts the time and adds the
+    /// increment.
     pub fn charge(&mut self, seat: usize, used: Duration) -> Result<(), Flagged> {
         let allowed = self.wait_limit(seat);
-        if self.is_timed() && used > allowed {
-            return Err(Flagged { used, allowed });
+        if self.is_timed() && used.as_micros() > allowed.as_micros() {
+            return Err(Flagged {
+                used,
+                allowed,
+                margin: self.margin,
+                no_answer: false,
+            });
         }
         if let TimeControl::Clock { increment, .. } = self.control {
             self.remaining[seat] = self.remaining[seat].saturating_sub(used) + increment;
@@ -192,6 +242,34 @@ mod tests {
         assert!(TimeControl::parse_tc("x+1").is_err());
         assert!(TimeControl::parse_tc("0+1").is_err());
         assert!(TimeControl::parse_tc("-1").is_err());
+        assert!(TimeControl::parse_tc("nan").is_err());
+        assert!(TimeControl::parse_tc("inf").is_err());
+        assert!(TimeControl::parse_tc("0.0001").is_err());
+        assert!(TimeControl::parse_tc("604801").is_err());
+        assert!(TimeControl::parse_tc("1+604801").is_err());
+    }
+
+    #[test]
+    fn flag_text_shows_the_overrun() {
+        let f = Flagged {
+            used: Duration::from_micros(515_271),
+            allowed: Duration::from_millis(515),
+            margin: Duration::from_millis(100),
+            no_answer: false,
+        };
+        assert_eq!(
+            f.describe(),
+            "answered after 515.271 ms, allowed 515.000 ms (415.000 ms for the move + 100.000 ms margin)"
+        );
+        let mut c = Clocks::new(
+            TimeControl::MoveTime(Duration::from_millis(415)),
+            2,
+            Duration::from_millis(100),
+            Duration::from_secs(1),
+        );
+        let flag = c.charge(1, Duration::from_micros(515_001)).unwrap_err();
+        assert_eq!(flag.used, Duration::from_micros(515_001));
+        assert!(c.charge(1, Duration::from_nanos(515_000_900)).is_ok());
     }
 
     #[test]
@@ -203,6 +281,7 @@ mod tests {
         assert_eq!(c.remaining(0), Duration::from_millis(710));
         assert_eq!(c.wait_limit(0), Duration::from_millis(760));
         let f = c.charge(1, Duration::from_millis(1051)).unwrap_err();
+        assert_eq!(f.margin, Duration::from_millis(50));
         assert_eq!(f.allowed, Duration::from_millis(1050));
         let three = Clocks::new(tc, 3, Duration::ZERO, Duration::from_secs(1));
         assert_eq!(

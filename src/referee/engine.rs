@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use super::cecp_client::CecpClient;
 use super::clock::{Clocks, Flagged};
+use super::engine_process::{sanitize, EngineProcess};
 use super::game_adapter::DynGame;
 use super::uci_client::UciClient;
 
@@ -74,6 +75,25 @@ impl EngineSpec {
             return Err(format!("--engine {text:?}: cmd is empty"));
         }
         let name = name.unwrap_or_else(|| cmd.clone());
+        if name.trim().is_empty() {
+            return Err(format!("--engine {text:?}: name is empty"));
+        }
+        if name.chars().any(char::is_control) {
+            return Err(format!(
+                "--engine {text:?}: the name has control characters (names go into PGN tags and reports)"
+            ));
+        }
+        if let Some((k, _)) = options.iter().find(|(k, _)| k.trim().is_empty()) {
+            return Err(format!("--engine {text:?}: option name {k:?} is empty"));
+        }
+        if options
+            .iter()
+            .any(|(k, v)| k.chars().chain(v.chars()).any(char::is_control))
+        {
+            return Err(format!(
+                "--engine {text:?}: option names and values must not have control characters"
+            ));
+        }
         Ok(EngineSpec {
             name,
             cmd,
@@ -132,7 +152,7 @@ pub enum Fault {
     Crash(String),
     /// Did not answer within a timeout.
     Hang(String),
-    /// Answered with something that is not protocol.
+    /// Wrote something that is not protocol: no move, not text, a line too long, a flood.
     Malformed(String),
     /// Answered after its time (plus margin) ran out.
     TimeForfeit(Flagged),
@@ -145,11 +165,19 @@ pub enum Fault {
     },
     /// Resigned (CECP `resign`).
     Resign,
+    /// Broke the protocol's order: an answer nobody asked for (a second `bestmove`, a `move`
+    /// between searches), or an error reply to a position or move the rules accept.
+    Protocol(String),
+    /// Does not offer, or refused, an option or the game's variant.
+    Setup(String),
 }
+
+/// Longest piece of engine-supplied text quoted in a reason.
+pub const QUOTE_MAX: usize = 80;
 
 impl Fault {
     /// Short kind for records: `crash`, `hang`, `malformed output`, `time forfeit`,
-    /// `illegal move`, `resignation`.
+    /// `illegal move`, `resignation`, `protocol fault`, `setup error`.
     pub fn kind(&self) -> &'static str {
         match self {
             Fault::Crash(_) => "crash",
@@ -158,22 +186,42 @@ impl Fault {
             Fault::TimeForfeit(_) => "time forfeit",
             Fault::Illegal { .. } => "illegal move",
             Fault::Resign => "resignation",
+            Fault::Protocol(_) => "protocol fault",
+            Fault::Setup(_) => "setup error",
         }
     }
 
-    /// Full reason text for records.
+    fn detail(&self) -> String {
+        match self {
+            Fault::Crash(s)
+            | Fault::Hang(s)
+            | Fault::Malformed(s)
+            | Fault::Protocol(s)
+            | Fault::Setup(s) => s.clone(),
+            Fault::TimeForfeit(f) => f.describe(),
+            Fault::Illegal { text, reason } => format!(
+                "sent {:?}: {}",
+                sanitize(text, QUOTE_MAX, false),
+                sanitize(reason, 2 * QUOTE_MAX, false)
+            ),
+            Fault::Resign => String::new(),
+        }
+    }
+
+    /// Reason text without a seat: `<kind>: <detail>`.
     pub fn describe(&self) -> String {
         match self {
-            Fault::Crash(s) | Fault::Hang(s) | Fault::Malformed(s) => {
-                format!("{}: {s}", self.kind())
-            }
-            Fault::TimeForfeit(f) => format!(
-                "time forfeit: used {} ms, had {} ms",
-                f.used.as_millis(),
-                f.allowed.as_millis()
-            ),
-            Fault::Illegal { text, reason } => format!("illegal move {text:?}: {reason}"),
             Fault::Resign => "resignation".to_string(),
+            _ => format!("{}: {}", self.kind(), self.detail()),
+        }
+    }
+
+    /// Reason text for records: `<kind>: seat N (<engine>): <detail>`.
+    pub fn reason(&self, seat: usize, engine: &str) -> String {
+        let who = format!("seat {} ({})", seat + 1, sanitize(engine, QUOTE_MAX, false));
+        match self {
+            Fault::Resign => format!("resignation: {who}"),
+            _ => format!("{}: {who}: {}", self.kind(), self.detail()),
         }
     }
 }
@@ -192,7 +240,8 @@ pub struct GameContext {
 /// Timeouts for the parts of the protocol that have no clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Timeouts {
-    /// `uci`→`uciok`, `isready`→`readyok`, CECP feature negotiation.
+    /// `uci`→`uciok`, `isready`→`readyok`, CECP feature negotiation and `ping`→`pong`; also how
+    /// long a write to an engine that does not read its input may wait.
     pub handshake: Duration,
 }
 
@@ -250,30 +299,113 @@ impl EngineClient {
     }
 }
 
-/// Waits for a reply line under a deadline, mapping read errors to faults.
+/// A wait that runs against a seat's clock: when it started, what it may use (including the
+/// margin) and the margin.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Timed {
+    pub start: std::time::Instant,
+    pub allowed: Duration,
+    pub margin: Duration,
+}
+
+/// Waits for a reply line under a deadline, mapping read errors to faults: the end of the
+/// engine's output to a crash (with its exit status and the tail of its stderr), a timeout to a
+/// time forfeit (`timed`) or a hang, bad bytes, an overlong line or a flood to malformed output.
 pub(crate) fn read_or_fault(
-    proc: &mut super::engine_process::EngineProcess,
+    proc: &mut EngineProcess,
     deadline: std::time::Instant,
     waiting_for: &str,
-    timed: Option<(std::time::Instant, Duration)>,
-) -> Result<String, Fault> {
-    use super::engine_process::ReadError;
-    match proc.read_line(deadline) {
-        Ok(l) => Ok(l),
-        Err(ReadError::Closed) => Err(Fault::Crash(format!(
-            "engine exited while the referee waited for {waiting_for}"
-        ))),
-        Err(ReadError::NotText) => Err(Fault::Malformed(format!(
-            "non-text bytes while the referee waited for {waiting_for}"
-        ))),
-        Err(ReadError::Timeout) => match timed {
-            Some((since, allowed)) => Err(Fault::TimeForfeit(Flagged {
-                used: since.elapsed(),
-                allowed,
-            })),
-            None => Err(Fault::Hang(format!("no {waiting_for} in time"))),
+    timed: Option<Timed>,
+) -> Result<super::engine_process::Line, Fault> {
+    proc.read_line(deadline)
+        .map_err(|e| read_fault(proc, e, waiting_for, timed))
+}
+
+/// The fault for a read error (see [`read_or_fault`]).
+pub(crate) fn read_fault(
+    proc: &mut EngineProcess,
+    e: super::engine_process::ReadError,
+    waiting_for: &str,
+    timed: Option<Timed>,
+) -> Fault {
+    use super::engine_process::{ReadError, FLOOD_BYTES, FLOOD_LINES, MAX_LINE_BYTES};
+    match e {
+        ReadError::Exited { status, partial } => {
+            let how = match status {
+                Some(s) => format!("engine exited ({s})"),
+                None => "engine closed its output".to_string(),
+            };
+            let partial = partial
+                .map(|p| format!(", leaving an unfinished line {p:?}"))
+                .unwrap_or_default();
+            crash(proc, format!("{how}{partial} while the referee waited for {waiting_for}"))
+        }
+        ReadError::NotText => Fault::Malformed(format!(
+            "bytes that are not UTF-8 text while the referee waited for {waiting_for}"
+        )),
+        ReadError::TooLong(n) => Fault::Malformed(format!(
+            "a line of {n} bytes (the limit is {MAX_LINE_BYTES}) while the referee waited for {waiting_for}"
+        )),
+        ReadError::Flood { lines, bytes } => Fault::Malformed(format!(
+            "output flood: {lines} lines, {bytes} bytes without a command from the referee \
+             (limits {FLOOD_LINES} lines, {} MiB) while it waited for {waiting_for}",
+            FLOOD_BYTES >> 20
+        )),
+        ReadError::Timeout => match timed {
+            Some(t) => Fault::TimeForfeit(Flagged {
+                used: t.start.elapsed(),
+                allowed: t.allowed,
+                margin: t.margin,
+                no_answer: true,
+            }),
+            None => Fault::Hang(format!("no {waiting_for} in time")),
         },
     }
+}
+
+/// A crash fault whose reason ends with the tail of the engine's stderr, if it wrote any.
+pub(crate) fn crash(proc: &mut EngineProcess, what: String) -> Fault {
+    let tail = proc.stderr_tail();
+    if tail.is_empty() {
+        Fault::Crash(what)
+    } else {
+        Fault::Crash(format!("{what}; stderr: {tail}"))
+    }
+}
+
+/// The fault for a failed write of `line` to the engine: it exited, closed its input, or
+/// stopped reading.
+pub(crate) fn write_fault(proc: &mut EngineProcess, e: std::io::Error, line: &str) -> Fault {
+    if e.kind() == std::io::ErrorKind::TimedOut {
+        return Fault::Hang(format!(
+            "the engine stopped reading its input (the referee could not send {})",
+            quote_line(line)
+        ));
+    }
+    // An engine that died makes the write fail at once; give its exit a moment to show.
+    let until = std::time::Instant::now() + Duration::from_millis(200);
+    let mut status = proc.exit_status();
+    while status.is_none() && std::time::Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(5));
+        status = proc.exit_status();
+    }
+    match status {
+        Some(s) => crash(
+            proc,
+            format!("engine exited ({s}) before it read {}", quote_line(line)),
+        ),
+        None => crash(
+            proc,
+            format!(
+                "engine input closed ({e}) when the referee sent {}",
+                quote_line(line)
+            ),
+        ),
+    }
+}
+
+fn quote_line(line: &str) -> String {
+    format!("{:?}", sanitize(line, QUOTE_MAX, false))
 }
 
 #[cfg(test)]
@@ -293,6 +425,26 @@ mod tests {
         assert!(EngineSpec::parse("name=x").is_err());
         assert!(EngineSpec::parse("name=x,cmd=y,proto=z").is_err());
         assert!(EngineSpec::parse("bogus,cmd=y").is_err());
+        assert!(EngineSpec::parse("name=a\u{7}b,cmd=y").is_err());
+        assert!(EngineSpec::parse("name=,cmd=y").is_err());
+        assert!(EngineSpec::parse("name=a,cmd=y,option.=3").is_err());
+    }
+
+    #[test]
+    fn fault_reasons_name_seat_and_engine() {
+        let f = Fault::Illegal {
+            text: "x".repeat(5_000_000),
+            reason: "no such square".into(),
+        };
+        let r = f.reason(1, "b");
+        assert!(r.starts_with("illegal move: seat 2 (b): sent \"xxx"), "{r}");
+        assert!(r.contains("(5000000 bytes)"), "{r}");
+        assert!(r.len() < 300, "{}", r.len());
+        assert_eq!(Fault::Resign.reason(0, "a"), "resignation: seat 1 (a)");
+        assert_eq!(
+            Fault::Crash("gone".into()).reason(0, "a\nb"),
+            "crash: seat 1 (a\\nb): gone"
+        );
     }
 
     #[test]

@@ -46,18 +46,15 @@ fn now_epoch() -> u64 {
         .unwrap_or(0)
 }
 
-/// Builds the game for a job with its opening applied.
-pub fn prepare_game(s: &GameSettings, job: &GameJob) -> Result<Box<dyn DynGame>, String> {
-    let opening = if s.openings.is_empty() {
-        Opening::default()
-    } else {
-        s.openings[(job.block % s.openings.len() as u64) as usize].clone()
-    };
-    let mut game = s.game.new_game(
-        s.setup.as_deref(),
-        opening.position.as_deref(),
-        job.block_seed,
-    )?;
+/// Sets up `opening` in the game's rules: its position, then its moves; the game must not be
+/// over afterwards. Also the check of every line of an openings file.
+pub fn opening_game(
+    kind: GameKind,
+    setup: Option<&str>,
+    opening: &Opening,
+    deal_seed: u64,
+) -> Result<Box<dyn DynGame>, String> {
+    let mut game = kind.new_game(setup, opening.position.as_deref(), deal_seed)?;
     for m in &opening.moves {
         let seat = *game
             .to_decide()
@@ -66,7 +63,27 @@ pub fn prepare_game(s: &GameSettings, job: &GameJob) -> Result<Box<dyn DynGame>,
         game.play(seat, m)
             .map_err(|r| format!("opening move {m}: {}", r.0))?;
     }
-    random_plies(game.as_mut(), s.random_plies, job.block_seed)?;
+    if game.outcome().is_some() {
+        return Err("the opening ends the game".into());
+    }
+    Ok(game)
+}
+
+/// Builds the game for a job with its opening and random plies applied.
+pub fn prepare_game(s: &GameSettings, job: &GameJob) -> Result<Box<dyn DynGame>, String> {
+    let opening = if s.openings.is_empty() {
+        Opening::default()
+    } else {
+        s.openings[(job.block % s.openings.len() as u64) as usize].clone()
+    };
+    let setup = s.setup.as_deref();
+    let mut game = opening_game(s.game, setup, &opening, job.block_seed)?;
+    let rebuild = |extra: &[String]| -> Result<Box<dyn DynGame>, String> {
+        let mut o = opening.clone();
+        o.moves.extend(extra.iter().cloned());
+        opening_game(s.game, setup, &o, job.block_seed)
+    };
+    random_plies(&mut game, s.random_plies, job.block_seed, &rebuild)?;
     Ok(game)
 }
 
@@ -176,9 +193,14 @@ pub fn play_game(s: &GameSettings, job: &GameJob) -> Result<GameRecord, String> 
     }
     let mut outcome: Option<Outcome> = None;
     let mut fault_seat = None;
+    let engine_name = |seat: usize| s.engines[job.seat_engines[seat]].name.as_str();
     if let Some((seat, f)) = fault.take() {
         fault_seat = Some(seat);
-        outcome = Some(Outcome::forfeit(seat, seats, f.describe()));
+        outcome = Some(Outcome::forfeit(
+            seat,
+            seats,
+            f.reason(seat, engine_name(seat)),
+        ));
     }
     let loop_start = Instant::now();
     let mut thinking = Duration::ZERO;
@@ -215,7 +237,11 @@ pub fn play_game(s: &GameSettings, job: &GameJob) -> Result<GameRecord, String> 
         }
         if let Some((seat, f)) = failed {
             fault_seat = Some(seat);
-            outcome = Some(Outcome::forfeit(seat, seats, f.describe()));
+            outcome = Some(Outcome::forfeit(
+                seat,
+                seats,
+                f.reason(seat, engine_name(seat)),
+            ));
             break;
         }
         let texts: Vec<(usize, String)> = decisions
@@ -261,7 +287,11 @@ pub fn play_game(s: &GameSettings, job: &GameJob) -> Result<GameRecord, String> 
                     reason: refusal.0,
                 };
                 fault_seat = Some(seat);
-                outcome = Some(Outcome::forfeit(seat, seats, f.describe()));
+                outcome = Some(Outcome::forfeit(
+                    seat,
+                    seats,
+                    f.reason(seat, engine_name(seat)),
+                ));
             }
         }
     }

@@ -1,7 +1,9 @@
-//! Runs a whole match: schedules the games, plays them on `concurrency` threads, appends each
-//! record (JSON lines, PGN), skips games already in the records file (resume), prints the
-//! progress line on stderr and the statistics at intervals and at the end, and stops early when
-//! the SPRT decides.
+//! Runs a whole match: checks that every engine starts and takes its options (before any game,
+//! so a bad command or option is an error with the engine's own words, not a list of lost
+//! games), opens the records file (resume: games already recorded are counted and skipped; a
+//! file of another match is refused), plays the scheduled games on `concurrency` threads,
+//! appends each record (JSON lines, PGN), prints the progress line on stderr and the statistics
+//! at intervals and at the end, and stops early when the SPRT decides.
 
 use std::collections::HashSet;
 use std::io::Write;
@@ -9,10 +11,12 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 
+use super::engine::{EngineClient, GameContext, Proto};
 use super::game_runner::{play_game, GameSettings};
+use super::match_settings::MatchSettings;
 use super::progress::Progress;
-use super::records::{append_record, pgn, read_records, GameRecord};
-use super::schedule::schedule;
+use super::records::{pgn, GameRecord, RecordsWriter};
+use super::schedule::{GameJob, Schedule, Shard};
 use super::stats::{Sprt, SprtDecision};
 use super::tally::Tally;
 
@@ -37,6 +41,8 @@ pub struct MatchConfig {
     pub rating_interval: u64,
     /// Print the progress line on stderr.
     pub progress: bool,
+    /// Play only this part of the schedule.
+    pub shard: Option<Shard>,
 }
 
 /// What a finished match returns.
@@ -57,67 +63,131 @@ pub fn seat_count(s: &GameSettings) -> Result<usize, String> {
     Ok(s.game.new_game(s.setup.as_deref(), None, 0)?.seats())
 }
 
-/// Runs the match; statistics go to `out`, the progress line to stderr.
-pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary, String> {
-    let s = &cfg.settings;
+/// Checks the match's shape: engines for the seats, CECP only for two seats and with a limit
+/// it can express.
+fn check_shape(s: &GameSettings, seats: usize) -> Result<(), String> {
     if s.engines.is_empty() {
         return Err("no engines".into());
     }
-    let seats = seat_count(s)?;
     if s.engines.len() > seats && seats != 2 {
         return Err(format!(
             "{} engines for {seats} seats: more engines than seats is supported for two-seat games only",
             s.engines.len()
         ));
     }
-    if seats > 2 {
-        if let Some(e) = s
-            .engines
-            .iter()
-            .find(|e| e.proto == super::engine::Proto::Xboard)
-        {
+    for e in s.engines.iter().filter(|e| e.proto == Proto::Xboard) {
+        if seats > 2 {
             return Err(format!(
                 "engine {}: CECP (xboard) is for two-seat games only",
                 e.name
             ));
         }
-    }
-    let names: Vec<String> = s.engines.iter().map(|e| e.name.clone()).collect();
-    let mut tally = Tally::new(names, seats, cfg.sprt);
-    let existing = match &cfg.records {
-        Some(p) => read_records(p)?,
-        None => Vec::new(),
-    };
-    let mut done: HashSet<u64> = HashSet::new();
-    for r in &existing {
-        if r.game != s.game.name() || r.ranks.len() != seats {
+        if matches!(s.tc, super::clock::TimeControl::Nodes(_)) {
             return Err(format!(
-                "records file holds game {} with {} seats; this match is {} with {seats}",
-                r.game,
-                r.ranks.len(),
-                s.game.name()
+                "engine {}: CECP (xboard) has no node limit; use --depth, --movetime or --tc",
+                e.name
             ));
         }
-        if r.id < cfg.games && done.insert(r.id) {
+    }
+    Ok(())
+}
+
+/// Starts every engine once as it would start for a game (handshake, options, variant,
+/// `ucinewgame`/`isready` or CECP `ping`), all at once, and stops it again. The first failure is
+/// an error naming the engine, with its own reason (and the tail of its stderr for a crash).
+pub fn preflight(s: &GameSettings) -> Result<(), String> {
+    let variant = s.game.variant(s.setup.as_deref());
+    let seats = seat_count(s)?;
+    let results: Vec<Result<(), String>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = s
+            .engines
+            .iter()
+            .map(|spec| {
+                let ctx = GameContext {
+                    variant: variant.clone(),
+                    seat: 0,
+                    seats,
+                };
+                scope.spawn(move || match EngineClient::start(spec, &ctx, s.timeouts) {
+                    Ok(c) => {
+                        c.finish();
+                        Ok(())
+                    }
+                    Err(f) => Err(format!(
+                        "engine {} (cmd={}) failed before the first game: {}",
+                        spec.name,
+                        spec.cmd,
+                        f.describe()
+                    )),
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err("engine check panicked".into()))
+            })
+            .collect()
+    });
+    results.into_iter().collect()
+}
+
+/// Runs the match; statistics go to `out`, the progress line to stderr.
+pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary, String> {
+    let s = &cfg.settings;
+    let seats = seat_count(s)?;
+    check_shape(s, seats)?;
+    let names: Vec<String> = s.engines.iter().map(|e| e.name.clone()).collect();
+    let mut tally = Tally::new(names, seats, cfg.sprt);
+    let settings = MatchSettings::of(cfg);
+    let (mut writer, existing) = match &cfg.records {
+        Some(p) => {
+            let (w, f) = RecordsWriter::open(p, &settings)?;
+            (Some(w), f.games)
+        }
+        None => (None, Vec::new()),
+    };
+    let schedule = Schedule::new(cfg.games, s.engines.len(), seats, cfg.seed);
+    let mut done: HashSet<u64> = HashSet::new();
+    for r in &existing {
+        let in_shard = cfg.shard.is_none_or(|sh| sh.has_block(r.block));
+        if r.id < cfg.games && in_shard && done.insert(r.id) {
             tally.add(r);
         }
     }
     let resumed = done.len() as u64;
-    let jobs: Vec<_> = schedule(cfg.games, s.engines.len(), seats, cfg.seed)
-        .into_iter()
-        .filter(|j| !done.contains(&j.id))
-        .collect();
-    let mut progress = Progress::new(cfg.games, resumed);
+    let to_play = schedule
+        .ids(cfg.shard)
+        .filter(|id| !done.contains(id))
+        .take(1)
+        .count();
+    let total = match cfg.shard {
+        Some(sh) => schedule.ids(Some(sh)).count() as u64,
+        None => cfg.games,
+    };
+    let mut progress = Progress::new(total, resumed);
     let mut played = Vec::new();
     let mut decision = tally
         .sprt()
         .map(|(_, d, _)| d)
         .filter(|d| *d != SprtDecision::Continue);
-    if decision.is_none() && !jobs.is_empty() {
-        let queue = Arc::new(Mutex::new(jobs.into_iter()));
+    if decision.is_none() && to_play > 0 {
+        preflight(s)?;
+        let done = Arc::new(done);
+        let pending = {
+            let done = Arc::clone(&done);
+            let schedule = schedule.clone();
+            schedule
+                .ids(cfg.shard)
+                .filter(move |id| !done.contains(id))
+                .map(move |id| schedule.job(id))
+        };
+        let queue: Arc<Mutex<Box<dyn Iterator<Item = GameJob> + Send>>> =
+            Arc::new(Mutex::new(Box::new(pending)));
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, rx) = mpsc::channel();
-        let workers = cfg.concurrency.max(1);
+        let workers = (cfg.concurrency.max(1) as u64).min(total.max(1)) as usize;
         let mut handles = Vec::new();
         for _ in 0..workers {
             let queue = Arc::clone(&queue);
@@ -128,7 +198,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
                 if stop.load(Ordering::SeqCst) {
                     break;
                 }
-                let job = match queue.lock().expect("queue lock").next() {
+                let job = match queue.lock().unwrap_or_else(|e| e.into_inner()).next() {
                     Some(j) => j,
                     None => break,
                 };
@@ -139,31 +209,27 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
             }));
         }
         drop(tx);
-        let mut first_error = None;
+        let mut first_error: Option<String> = None;
         for result in rx {
+            if first_error.is_some() {
+                // Stopping: games still finishing are not recorded (a rerun plays them).
+                continue;
+            }
             let rec = match result {
                 Ok(r) => r,
                 Err(e) => {
                     stop.store(true, Ordering::SeqCst);
-                    first_error.get_or_insert(e);
+                    first_error = Some(e);
                     continue;
                 }
             };
-            if let Some(p) = &cfg.records {
-                append_record(p, &rec).map_err(|e| format!("{}: {e}", p.display()))?;
-            }
-            if let (Some(p), true) = (&cfg.pgn, s.game.is_chess()) {
-                let text = pgn(
-                    &rec,
-                    "orrery match",
-                    s.game.pgn_variant_of(s.setup.as_deref()).as_deref(),
-                );
-                std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(p)
-                    .and_then(|mut f| f.write_all(text.as_bytes()))
-                    .map_err(|e| format!("{}: {e}", p.display()))?;
+            if let Err(e) = record_game(cfg, &mut writer, &rec) {
+                stop.store(true, Ordering::SeqCst);
+                first_error = Some(format!(
+                    "{e}; {} games were recorded, rerun the same command to resume",
+                    resumed + played.len() as u64
+                ));
+                continue;
             }
             tally.add(&rec);
             progress.game_done();
@@ -214,4 +280,33 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
         resumed,
         sprt_decision: decision,
     })
+}
+
+/// Writes one finished game: its JSON record (one write, flushed to disk) and, for chess
+/// games, its PGN (one write).
+fn record_game(
+    cfg: &MatchConfig,
+    writer: &mut Option<RecordsWriter>,
+    rec: &GameRecord,
+) -> Result<(), String> {
+    if let Some(w) = writer.as_mut() {
+        w.append(rec)?;
+    }
+    if let (Some(p), true) = (&cfg.pgn, cfg.settings.game.is_chess()) {
+        let text = pgn(
+            rec,
+            "orrery match",
+            cfg.settings
+                .game
+                .pgn_variant_of(cfg.settings.setup.as_deref())
+                .as_deref(),
+        );
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(p)
+            .and_then(|mut f| f.write_all(text.as_bytes()))
+            .map_err(|e| format!("--pgn {}: {e}", p.display()))?;
+    }
+    Ok(())
 }

@@ -3,12 +3,13 @@
 //! for the chess games (a documented PGN-like form for more than two seats), and reading a
 //! records file back to resume a match.
 
-use std::io::{BufRead, Write};
+use std::io::{Read, Write};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use super::engine::Score;
+use super::match_settings::{MatchSettings, SettingsLine};
 
 /// One decision in a record.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -122,43 +123,202 @@ impl GameRecord {
     }
 }
 
-/// Reads the records already in a file (a missing file is an empty list). A truncated last
-/// line (an interrupted write) is ignored; any other bad line is an error.
-pub fn read_records(path: &Path) -> Result<Vec<GameRecord>, String> {
-    let file = match std::fs::File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
-    };
-    let lines: Vec<String> = std::io::BufReader::new(file)
-        .lines()
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut out = Vec::new();
-    let last = lines.len().saturating_sub(1);
-    for (i, line) in lines.iter().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        match serde_json::from_str::<GameRecord>(line) {
-            Ok(r) => out.push(r),
-            Err(_) if i == last => {
-                log::warn!("{}: ignoring a truncated last line", path.display());
-            }
-            Err(e) => return Err(format!("{} line {}: {e}", path.display(), i + 1)),
-        }
-    }
-    Ok(out)
+/// What a records file holds: its settings lines (the first one written when the match
+/// started, another each time a rerun added games), its games, and where the last complete
+/// line ends.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RecordsFile {
+    /// Settings lines in file order.
+    pub settings: Vec<MatchSettings>,
+    /// Game records in file order.
+    pub games: Vec<GameRecord>,
+    /// Bytes up to and including the last newline.
+    pub complete_len: u64,
+    /// Bytes after the last newline that do not make a whole line: an unfinished write.
+    pub unfinished: u64,
+    /// The text after the last newline is a whole record or settings line, only without its
+    /// newline (written by another tool, or cut exactly before the newline): it is read.
+    pub missing_newline: bool,
 }
 
-/// Appends one record to a JSON-lines file.
+impl RecordsFile {
+    /// Parses the bytes of a records file. Every complete line must be a settings line or a game
+    /// record (an error names the line); text after the last newline is read when it is a whole
+    /// line without its newline, and is otherwise an unfinished write that is not read.
+    pub fn parse(bytes: &[u8], name: &str) -> Result<Self, String> {
+        let complete_len = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let mut out = RecordsFile {
+            complete_len: complete_len as u64,
+            unfinished: (bytes.len() - complete_len) as u64,
+            ..Default::default()
+        };
+        for (i, line) in bytes[..complete_len].split(|&b| b == b'\n').enumerate() {
+            let at = format!("{name} line {}", i + 1);
+            out.read_line(line, &at)?;
+        }
+        let tail = &bytes[complete_len..];
+        if !tail.iter().all(u8::is_ascii_whitespace) {
+            let mut whole = out.clone();
+            if whole.read_line(tail, "").is_ok() {
+                whole.unfinished = 0;
+                whole.missing_newline = true;
+                return Ok(whole);
+            }
+        }
+        Ok(out)
+    }
+
+    fn read_line(&mut self, line: &[u8], at: &str) -> Result<(), String> {
+        let text = std::str::from_utf8(line).map_err(|_| format!("{at}: not UTF-8 text"))?;
+        if text.trim().is_empty() {
+            return Ok(());
+        }
+        if text.trim_start().starts_with("{\"match\"") {
+            let s: SettingsLine =
+                serde_json::from_str(text).map_err(|e| format!("{at}: bad match settings: {e}"))?;
+            self.settings.push(s.settings);
+        } else {
+            let r: GameRecord =
+                serde_json::from_str(text).map_err(|e| format!("{at}: not a game record: {e}"))?;
+            self.games.push(r);
+        }
+        Ok(())
+    }
+
+    /// The settings in force: the last settings line.
+    pub fn current_settings(&self) -> Option<&MatchSettings> {
+        self.settings.last()
+    }
+}
+
+/// Reads a records file (it must exist and be a regular file).
+pub fn read_records_file(path: &Path) -> Result<RecordsFile, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if !meta.is_file() {
+        return Err(format!("{}: not a regular file", path.display()));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    RecordsFile::parse(&bytes, &path.display().to_string())
+}
+
+/// The game records of a file that must exist (see [`read_records_file`]).
+pub fn read_records(path: &Path) -> Result<Vec<GameRecord>, String> {
+    Ok(read_records_file(path)?.games)
+}
+
+/// A records file opened for a match: locked against a second `orrery` writing it, cut back to
+/// its last complete line, its settings checked against this match's, and each record then
+/// appended as one write of one line, flushed to disk (`fsync`) before the next game is counted.
+/// A game lasts seconds and an fsync milliseconds, so every counted game survives a crash or a
+/// power cut; a kill in the middle of a write leaves at most an unfinished last line, which the
+/// next run cuts off.
+pub struct RecordsWriter {
+    file: std::fs::File,
+    path: std::path::PathBuf,
+}
+
+impl RecordsWriter {
+    /// Opens (or creates) `path` for the match with `settings`: returns the writer and the games
+    /// already recorded. Refuses a file of another match (naming every difference), a file
+    /// another process holds, a file with game records but no settings, and anything that is
+    /// not a regular file.
+    pub fn open(path: &Path, settings: &MatchSettings) -> Result<(Self, RecordsFile), String> {
+        let shown = path.display().to_string();
+        if let Ok(meta) = std::fs::metadata(path) {
+            if !meta.is_file() {
+                return Err(format!("--records {shown}: not a regular file"));
+            }
+        }
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(|e| format!("--records {shown}: {e}"))?;
+        if !super::unix::try_lock_exclusive(&file).map_err(|e| format!("--records {shown}: {e}"))? {
+            return Err(format!(
+                "--records {shown}: another orrery is writing this file (every shard needs a file of its own)"
+            ));
+        }
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)
+            .map_err(|e| format!("--records {shown}: {e}"))?;
+        let existing = RecordsFile::parse(&bytes, &shown)?;
+        if existing.unfinished > 0 {
+            log::warn!(
+                "{shown}: cutting an unfinished last line ({} bytes) left by an interrupted run",
+                existing.unfinished
+            );
+            file.set_len(existing.complete_len)
+                .and_then(|_| file.sync_data())
+                .map_err(|e| format!("--records {shown}: {e}"))?;
+        }
+        let mut me = RecordsWriter {
+            file,
+            path: path.to_path_buf(),
+        };
+        if existing.missing_newline {
+            me.file
+                .write_all(b"\n")
+                .map_err(|e| format!("--records {shown}: {e}"))?;
+        }
+        match existing.current_settings() {
+            None if !existing.games.is_empty() => {
+                return Err(format!(
+                    "--records {shown}: the file has game records but no match settings line \
+                     (written by an older orrery); start a new file"
+                ))
+            }
+            None => me.write_line(&settings_line(settings))?,
+            Some(old) => {
+                let diff = old.differences(settings);
+                if !diff.is_empty() {
+                    return Err(format!(
+                        "--records {shown} holds another match; this run differs in:\n  {}",
+                        diff.join("\n  ")
+                    ));
+                }
+                if settings.games > old.games || settings.shard != old.shard {
+                    me.write_line(&settings_line(settings))?;
+                }
+            }
+        }
+        Ok((me, existing))
+    }
+
+    fn write_line(&mut self, line: &str) -> Result<(), String> {
+        let mut data = String::with_capacity(line.len() + 1);
+        data.push_str(line);
+        data.push('\n');
+        self.file
+            .write_all(data.as_bytes())
+            .and_then(|_| self.file.sync_data())
+            .map_err(|e| format!("--records {}: {e}", self.path.display()))
+    }
+
+    /// Appends one game record (one write, then fsync).
+    pub fn append(&mut self, rec: &GameRecord) -> Result<(), String> {
+        self.write_line(&rec.to_json_line())
+    }
+}
+
+fn settings_line(s: &MatchSettings) -> String {
+    serde_json::to_string(&SettingsLine {
+        settings: s.clone(),
+    })
+    .expect("settings serialise")
+}
+
+/// Appends one record to a JSON-lines file as one write (no settings line, no lock): for
+/// tools and tests; matches use [`RecordsWriter`].
 pub fn append_record(path: &Path, rec: &GameRecord) -> std::io::Result<()> {
     let mut f = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(path)?;
-    writeln!(f, "{}", rec.to_json_line())?;
-    f.flush()
+    let mut line = rec.to_json_line();
+    line.push('\n');
+    f.write_all(line.as_bytes())
 }
 
 fn clock_text(ms: u64) -> String {
@@ -187,8 +347,28 @@ fn date_of(epoch: u64) -> String {
     format!("{y:04}.{m:02}.{d:02}")
 }
 
+/// A PGN tag value: backslash and quote escaped, control characters (which would end the
+/// tag or the line) written as spaces, at most 200 characters.
 fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
+    let clean: String = s
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(200)
+        .collect();
+    clean.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// A PGN comment's text: no `}` (which would end it), no control characters, at most 200
+/// characters.
+fn comment_text(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '}' => ')',
+            c if c.is_control() => ' ',
+            c => c,
+        })
+        .take(200)
+        .collect()
 }
 
 /// The PGN text of a chess game. Two seats: standard tags (`White`, `Black`), `Variant`, `FEN`
@@ -274,7 +454,7 @@ pub fn pgn(rec: &GameRecord, event: &str, variant: Option<&str>) -> String {
         };
         body.push_str(&format!(" {{{comment}}} "));
     }
-    body.push_str(&format!("{{{}}} {result}", rec.reason));
+    body.push_str(&format!("{{{}}} {result}", comment_text(&rec.reason)));
     out.push_str(&body);
     out.push_str("\n\n");
     out
@@ -339,7 +519,7 @@ pub(crate) mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("r.jsonl");
         let _ = std::fs::remove_file(&path);
-        assert!(read_records(&path).unwrap().is_empty());
+        assert!(read_records(&path).is_err(), "a missing file is an error");
         append_record(&path, &r).unwrap();
         std::fs::OpenOptions::new()
             .append(true)
@@ -350,6 +530,43 @@ pub(crate) mod tests {
         let read = read_records(&path).unwrap();
         assert_eq!(read, vec![r]);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_whole_last_line_without_its_newline_is_read() {
+        let text = sample().to_json_line();
+        let f = RecordsFile::parse(text.as_bytes(), "f").unwrap();
+        assert_eq!(f.games.len(), 1);
+        assert!(f.missing_newline);
+        assert_eq!(f.unfinished, 0);
+        let cut = RecordsFile::parse(&text.as_bytes()[..text.len() - 1], "f").unwrap();
+        assert!(cut.games.is_empty());
+        assert_eq!(cut.unfinished, text.len() as u64 - 1);
+    }
+
+    #[test]
+    fn a_bad_complete_line_is_an_error_naming_it() {
+        let mut text = sample().to_json_line();
+        text.push_str("\nnot json\n");
+        text.push_str(&sample().to_json_line());
+        text.push('\n');
+        let e = RecordsFile::parse(text.as_bytes(), "f").unwrap_err();
+        assert!(e.starts_with("f line 2: not a game record"), "{e}");
+        let e = RecordsFile::parse(b"\xff\n", "f").unwrap_err();
+        assert!(e.contains("line 1: not UTF-8"), "{e}");
+    }
+
+    #[test]
+    fn pgn_tags_survive_control_characters() {
+        let mut rec = sample();
+        rec.engines[0] = "evil\"]\n[Result \"0-1".into();
+        rec.reason = "x".repeat(100_000);
+        let p = pgn(&rec, "t", None);
+        let white = p.lines().find(|l| l.starts_with("[White ")).unwrap();
+        assert_eq!(white, "[White \"evil\\\"] [Result \\\"0-1\"]");
+        assert_eq!(p.lines().filter(|l| l.starts_with("[Result ")).count(), 1);
+        let term = p.lines().find(|l| l.starts_with("[Termination ")).unwrap();
+        assert!(term.len() < 250, "{}", term.len());
     }
 
     #[test]

@@ -37,34 +37,71 @@ impl Opening {
         Some(Opening { position, moves })
     }
 
-    /// Reads an openings file.
-    pub fn read_file(path: &std::path::Path) -> Result<Vec<Opening>, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("--openings {}: {e}", path.display()))?;
-        let list: Vec<Opening> = text.lines().filter_map(Opening::parse_line).collect();
+    /// Reads a whole openings file and checks every line with `check` (which sets the opening
+    /// up in the game's rules); an error names the file and the line number.
+    pub fn read_file(
+        path: &std::path::Path,
+        check: &dyn Fn(&Opening) -> Result<(), String>,
+    ) -> Result<Vec<Opening>, String> {
+        let shown = path.display();
+        let bytes = std::fs::read(path).map_err(|e| format!("--openings {shown}: {e}"))?;
+        let mut list = Vec::new();
+        for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+            let at = || format!("--openings {shown} line {}", i + 1);
+            let line =
+                std::str::from_utf8(line).map_err(|_| format!("{}: not UTF-8 text", at()))?;
+            let Some(o) = Opening::parse_line(line) else {
+                continue;
+            };
+            check(&o).map_err(|e| format!("{}: {e}", at()))?;
+            list.push(o);
+        }
         if list.is_empty() {
-            return Err(format!("--openings {}: no positions", path.display()));
+            return Err(format!("--openings {shown}: no positions"));
         }
         Ok(list)
     }
 }
 
-/// Plays `plies` random legal moves (seeded) on `game`, stopping early if it ends.
-pub fn random_plies(game: &mut dyn DynGame, plies: u32, seed: u64) -> Result<(), String> {
+/// Builds a game from its start plus the given moves (for [`random_plies`]).
+pub type Rebuild<'a> = &'a dyn Fn(&[String]) -> Result<Box<dyn DynGame>, String>;
+
+/// Plays `plies` random legal moves (seeded) on `game`. A move that would end the game is not
+/// taken: the game is rebuilt with `rebuild` (the start plus the random moves so far) and
+/// another move is tried; when every move ends it, the random plies stop there.
+pub fn random_plies(
+    game: &mut Box<dyn DynGame>,
+    plies: u32,
+    seed: u64,
+    rebuild: Rebuild<'_>,
+) -> Result<(), String> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut chosen: Vec<String> = Vec::new();
     for _ in 0..plies {
         if game.outcome().is_some() {
             break;
         }
         let seats = game.to_decide();
-        let moves = game.legal_moves();
-        let (Some(&seat), Some(mv)) = (seats.first(), moves.choose(&mut rng)) else {
+        let mut moves = game.legal_moves();
+        let (Some(&seat), Some(first)) = (seats.first(), moves.choose(&mut rng).cloned()) else {
             break;
         };
-        game.play(seat, mv)
-            .map_err(|r| format!("random opening move {mv} refused: {}", r.0))?;
-        if game.outcome().is_some() {
-            return Err("random opening ended the game".into());
+        moves.retain(|m| *m != first);
+        moves.shuffle(&mut rng);
+        let mut played = false;
+        for mv in std::iter::once(first).chain(moves) {
+            let canon = game
+                .play(seat, &mv)
+                .map_err(|r| format!("random opening move {mv} refused: {}", r.0))?;
+            if game.outcome().is_none() {
+                chosen.push(canon);
+                played = true;
+                break;
+            }
+            *game = rebuild(&chosen)?;
+        }
+        if !played {
+            break;
         }
     }
     Ok(())
@@ -91,34 +128,115 @@ pub fn block_seed(seed: u64, block: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The games of a match: `games` games for `engines` engines in `seats` seats. With at least
-/// as many seats as engines, the engines are laid around the seats in turn and the block
-/// rotates them seat by seat; with more engines than seats, each block takes the next group
-/// of `seats` engines in round-robin order and rotates that group.
-pub fn schedule(games: u64, engines: usize, seats: usize, seed: u64) -> Vec<GameJob> {
-    let block_len = seats as u64;
-    let groups: Vec<Vec<usize>> = if engines <= seats {
-        vec![(0..seats).map(|i| i % engines).collect()]
-    } else {
-        // All windows of consecutive engines (cyclic), so every engine meets the others.
-        (0..engines)
-            .map(|start| (0..seats).map(|i| (start + i) % engines).collect())
-            .collect()
-    };
-    (0..games)
-        .map(|id| {
-            let block = id / block_len;
-            let turn = (id % block_len) as usize;
-            let group = &groups[(block as usize) % groups.len()];
-            let seat_engines = (0..seats).map(|s| group[(s + turn) % seats]).collect();
-            GameJob {
-                id,
-                block,
-                seat_engines,
-                block_seed: block_seed(seed, block),
+/// One of N disjoint parts of a match (`--shard K/N`, K from 1): the blocks b with
+/// b mod N = K − 1, so the games of a pair or rotation stay together and the N shards together
+/// play exactly the games of the unsharded match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// K, 1-based.
+    pub index: u64,
+    /// N.
+    pub count: u64,
+}
+
+impl Shard {
+    /// Parses `K/N` with 1 ≤ K ≤ N ≤ 100000.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let (k, n) = text
+            .split_once('/')
+            .ok_or_else(|| format!("--shard {text:?}: expected K/N, e.g. 2/8"))?;
+        let num = |v: &str| v.trim().parse::<u64>().ok();
+        match (num(k), num(n)) {
+            (Some(k), Some(n)) if k >= 1 && k <= n && n <= 100_000 => {
+                Ok(Shard { index: k, count: n })
             }
-        })
-        .collect()
+            _ => Err(format!(
+                "--shard {text:?}: need 1 <= K <= N <= 100000 (K counts from 1)"
+            )),
+        }
+    }
+
+    /// True when block `block` belongs to this shard.
+    pub fn has_block(&self, block: u64) -> bool {
+        block % self.count == self.index - 1
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// The game schedule of a match: `games` games for `engines` engines in `seats` seats, each
+/// game computed from its id on demand (a match of a billion games costs no memory). With at
+/// least as many seats as engines, the engines are laid around the seats in turn and the block
+/// rotates them seat by seat; with more engines than seats, each block takes the next group of
+/// `seats` engines in round-robin order and rotates that group.
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    games: u64,
+    seats: usize,
+    seed: u64,
+    groups: Vec<Vec<usize>>,
+}
+
+impl Schedule {
+    /// The schedule of a match.
+    pub fn new(games: u64, engines: usize, seats: usize, seed: u64) -> Self {
+        let groups: Vec<Vec<usize>> = if engines <= seats {
+            vec![(0..seats).map(|i| i % engines.max(1)).collect()]
+        } else {
+            // All windows of consecutive engines (cyclic), so every engine meets the others.
+            (0..engines)
+                .map(|start| (0..seats).map(|i| (start + i) % engines).collect())
+                .collect()
+        };
+        Schedule {
+            games,
+            seats: seats.max(1),
+            seed,
+            groups,
+        }
+    }
+
+    /// The game with id `id` (0-based).
+    pub fn job(&self, id: u64) -> GameJob {
+        let block_len = self.seats as u64;
+        let block = id / block_len;
+        let turn = (id % block_len) as usize;
+        let group = &self.groups[(block % self.groups.len() as u64) as usize];
+        let seat_engines = (0..self.seats)
+            .map(|s| group[(s + turn) % self.seats])
+            .collect();
+        GameJob {
+            id,
+            block,
+            seat_engines,
+            block_seed: block_seed(self.seed, block),
+        }
+    }
+
+    /// The ids of the games this run plays: all, or those of one shard, in order.
+    pub fn ids(&self, shard: Option<Shard>) -> impl Iterator<Item = u64> + Send + 'static {
+        let (first, step) = shard.map_or((0, 1), |s| (s.index - 1, s.count));
+        let block_len = self.seats as u64;
+        let games = self.games;
+        let blocks = games.div_ceil(block_len);
+        (0..)
+            .map(move |i: u64| first.saturating_add(i.saturating_mul(step)))
+            .take_while(move |&b| b < blocks)
+            .flat_map(move |b| {
+                b.saturating_mul(block_len)
+                    ..(b.saturating_add(1).saturating_mul(block_len)).min(games)
+            })
+    }
+}
+
+/// Every game of a small match, in order (see [`Schedule`]).
+pub fn schedule(games: u64, engines: usize, seats: usize, seed: u64) -> Vec<GameJob> {
+    let s = Schedule::new(games, engines, seats, seed);
+    s.ids(None).map(|id| s.job(id)).collect()
 }
 
 #[cfg(test)]
@@ -163,6 +281,40 @@ mod tests {
                 vec![0, 2]
             ]
         );
+    }
+
+    #[test]
+    fn shards_split_the_blocks_and_cover_the_match() {
+        let s = Schedule::new(11, 2, 2, 5);
+        let all: Vec<u64> = s.ids(None).collect();
+        assert_eq!(all, (0..11).collect::<Vec<_>>());
+        let mut union = Vec::new();
+        for k in 1..=3 {
+            let shard = Shard::parse(&format!("{k}/3")).unwrap();
+            let ids: Vec<u64> = s.ids(Some(shard)).collect();
+            for &id in &ids {
+                assert!(shard.has_block(s.job(id).block));
+            }
+            union.extend(ids);
+        }
+        union.sort();
+        assert_eq!(union, all);
+        assert_eq!(
+            s.ids(Some(Shard::parse("1/3").unwrap()))
+                .collect::<Vec<_>>(),
+            vec![0, 1, 6, 7]
+        );
+        assert_eq!(
+            s.ids(Some(Shard::parse("3/3").unwrap()))
+                .collect::<Vec<_>>(),
+            vec![4, 5, 10]
+        );
+        let huge = Schedule::new(u64::MAX, 2, 2, 1);
+        assert_eq!(huge.ids(None).nth(1_000_000), Some(1_000_000));
+        assert_eq!(huge.job(u64::MAX - 1).block, u64::MAX / 2);
+        for bad in ["0/3", "4/3", "1/0", "x/3", "3", "1/100001"] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

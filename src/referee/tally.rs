@@ -5,7 +5,23 @@
 use std::collections::HashMap;
 
 use super::records::GameRecord;
-use super::stats::{Accumulator, Pentanomial, Sprt, SprtDecision, Wdl};
+use super::stats::{elo_line, sprt_line, Accumulator, Pentanomial, Sprt, SprtDecision, Wdl};
+
+/// The category of a game's ending for the `Endings:` line: the fault kind or rule (the
+/// reason up to its first colon), and for adjudications `adjudication (resign rule)`,
+/// `adjudication (draw rule)` or `adjudication (ply cap)`, so adjudicated results are counted
+/// apart from the games' own endings.
+pub fn ending_kind(reason: &str) -> String {
+    if let Some(rest) = reason.strip_prefix("adjudication: ") {
+        let what = if rest.ends_with("plies reached") {
+            "ply cap"
+        } else {
+            rest
+        };
+        return format!("adjudication ({what})");
+    }
+    reason.split(':').next().unwrap_or("").trim().to_string()
+}
 
 /// Everything counted so far.
 #[derive(Clone, Debug)]
@@ -75,14 +91,7 @@ impl Tally {
                 }
             }
         }
-        let kind = rec
-            .reason
-            .split(':')
-            .next()
-            .unwrap_or("")
-            .trim()
-            .to_string();
-        *self.endings.entry(kind).or_default() += 1;
+        *self.endings.entry(ending_kind(&rec.reason)).or_default() += 1;
         if self.head_to_head() {
             let Some(seat0) = rec.engine_index.iter().position(|&e| e == 0) else {
                 return;
@@ -146,56 +155,30 @@ impl Tally {
                 w.score(),
                 w.games()
             ));
+            let draws = w.draws as f64 / w.games().max(1) as f64;
             let elo = if self.penta.pairs() > 0 {
-                self.penta.elo()
+                self.penta.elo().map(|e| elo_line(&e, "pair", Some(draws)))
             } else {
-                w.elo()
+                w.elo().map(|e| elo_line(&e, "game", Some(draws)))
             };
-            if let Some(e) = elo.filter(|e| !e.elo.is_finite()) {
-                // A score of 0 % or 100 % has no finite logistic Elo and no meaningful interval.
-                out.push_str(&format!(
-                    "Elo difference: {}inf (a score of 0 or 100 %: no finite estimate), LOS: {:.1} %, DrawRatio: {:.1} %\n",
-                    if e.elo > 0.0 { "+" } else { "-" },
-                    w.los() * 100.0,
-                    100.0 * w.draws as f64 / w.games().max(1) as f64
-                ));
-            } else if let Some(e) = elo {
-                out.push_str(&format!(
-                    "Elo difference: {:.1} +/- {:.1} (95% [{:.1}, {:.1}]), LOS: {:.1} %, DrawRatio: {:.1} %\n",
-                    e.elo,
-                    e.margin(),
-                    e.low,
-                    e.high,
-                    w.los() * 100.0,
-                    100.0 * w.draws as f64 / w.games().max(1) as f64
-                ));
+            if let Some(line) = elo {
+                out.push_str(&line);
+                out.push('\n');
             }
             let p = self.penta.0;
+            let pairs = self.penta.pairs();
             out.push_str(&format!(
-                "Ptnml(0-2): [{}, {}, {}, {}, {}] ({} pairs)\n",
+                "Ptnml(0-2): [{}, {}, {}, {}, {}] ({pairs} pair{})\n",
                 p[0],
                 p[1],
                 p[2],
                 p[3],
                 p[4],
-                self.penta.pairs()
+                if pairs == 1 { "" } else { "s" }
             ));
-            if let Some((llr, d, s)) = self.sprt() {
-                out.push_str(&format!(
-                    "SPRT [{}, {}] alpha {} beta {}: LLR {:.2} ({:.2}, {:.2}) {}\n",
-                    s.elo0,
-                    s.elo1,
-                    s.alpha,
-                    s.beta,
-                    llr,
-                    s.lower_bound(),
-                    s.upper_bound(),
-                    match d {
-                        SprtDecision::H0 => "H0 accepted",
-                        SprtDecision::H1 => "H1 accepted",
-                        SprtDecision::Continue => "continue",
-                    }
-                ));
+            if let Some((llr, _, s)) = self.sprt() {
+                out.push_str(&sprt_line(&s, llr));
+                out.push('\n');
             }
         }
         out.push_str(&format!(
@@ -205,7 +188,7 @@ impl Tally {
         for (e, name) in self.engines.iter().enumerate() {
             let (s, r) = self.engine_summary(e);
             out.push_str(&format!(
-                "{:<20} {:>6} {:>8.3} +/- {:<5.3} {:>8.2} +/- {:<5.2}\n",
+                "{:<20} {:>6} {:>8.3} +/- {:<5.3} {:>8.2} +/- {:.2}\n",
                 name, s.n, s.mean, s.margin, r.mean, r.margin
             ));
         }
@@ -261,7 +244,7 @@ mod tests {
         let report = t.report();
         assert!(report.contains("Score of a vs b: 2 - 0 - 0"), "{report}");
         assert!(
-            report.contains("Elo difference: +inf (a score of 0 or 100 %"),
+            report.contains("Elo difference: +inf (a score of 100 %: no finite estimate)"),
             "{report}"
         );
         assert!(!report.contains("+/- inf"), "{report}");
@@ -277,5 +260,36 @@ mod tests {
         let report = t.report();
         assert!(report.contains("Score of a vs b: 6 - 2 - 0"), "{report}");
         assert!(report.contains("Elo difference: 190.8 +/- "), "{report}");
+    }
+
+    #[test]
+    fn pairs_without_variance_report_no_interval() {
+        // Two identical engines that each win with the first seat: every pair is 1-1.
+        let mut t = Tally::new(vec!["a".into(), "b".into()], 2, None);
+        for block in 0..3 {
+            t.add(&game(block, false, 0));
+            t.add(&game(block, true, 1));
+        }
+        let report = t.report();
+        assert!(
+            report.contains("Elo difference: 0.0 (no interval: 3 pairs without variance), nElo: n/a, LOS: 50.0 %"),
+            "{report}"
+        );
+        assert!(!report.contains("+/- 0.0"), "{report}");
+        assert!(!report.contains("-0.0"), "{report}");
+    }
+
+    #[test]
+    fn adjudications_are_counted_apart() {
+        assert_eq!(
+            ending_kind("adjudication: 300 plies reached"),
+            "adjudication (ply cap)"
+        );
+        assert_eq!(
+            ending_kind("adjudication: resign rule"),
+            "adjudication (resign rule)"
+        );
+        assert_eq!(ending_kind("crash: seat 1 (a): gone"), "crash");
+        assert_eq!(ending_kind("checkmate"), "checkmate");
     }
 }

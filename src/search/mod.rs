@@ -4,10 +4,13 @@
 //!   (Spider-Chess, the Solar Chess duels and two-team setups); searched by [`Searcher`].
 //! - [`MultiSided`]: what the multi-player searches need (Solar Chess with three or more sides);
 //!   searched by [`MultiSearcher`] (BRS+, paranoid, MCTS with max^n backup).
+//! - [`ismcts::HiddenInfo`]: what the searches for games of imperfect information with
+//!   simultaneous moves need (Space Wars); searched by [`ismcts::Ismcts`] and [`ismcts::Pimc`].
 //! - [`Limits`]: what a `go` command asks of a search (depth, nodes, clocks).
 //! - [`Info`], [`Outcome`], [`UciScore`]: what a search reports.
 
 pub mod alphabeta;
+pub mod ismcts;
 mod limits;
 mod multi;
 pub mod multiplayer;

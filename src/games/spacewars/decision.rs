@@ -50,6 +50,78 @@ pub enum Decision {
     Repel(Vec<Card>),
 }
 
+/// A decision whose cards are borrowed from the caller's buffers: what the rules core checks and
+/// plays ([`State::check_play`](super::State::check_play),
+/// [`State::play_unchecked`](super::State::play_unchecked)), so the searches can play decisions
+/// without allocating. [`Decision::as_play`] borrows an owned decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Play<'a> {
+    /// See [`Decision::Class`].
+    Class {
+        /// Class id in the ruleset.
+        class: u8,
+        /// The ship card.
+        card: Card,
+    },
+    /// See [`Decision::Split`].
+    Split(&'a [Vec<Card>]),
+    /// See [`Decision::Discard`].
+    Discard(&'a [Card]),
+    /// See [`Decision::Attack`].
+    Attack(&'a [AttackOrder]),
+    /// See [`Decision::Defend`].
+    Defend(u8),
+    /// See [`Decision::Resolve`].
+    Resolve {
+        /// The attack card.
+        card: Card,
+        /// Ship that fired it.
+        from: u8,
+    },
+    /// See [`Decision::Block`].
+    Block(&'a [Card]),
+    /// See [`Decision::Lose`].
+    Lose(&'a [Card]),
+    /// See [`Decision::Crew`].
+    Crew(Card),
+    /// See [`Decision::Repel`].
+    Repel(&'a [Card]),
+}
+
+impl Play<'_> {
+    /// The keyword of the decision's text form.
+    pub fn keyword(&self) -> &'static str {
+        match self {
+            Play::Class { .. } => "class",
+            Play::Split(_) => "split",
+            Play::Discard(_) => "discard",
+            Play::Attack(_) => "attack",
+            Play::Defend(_) => "defend",
+            Play::Resolve { .. } => "resolve",
+            Play::Block(_) => "block",
+            Play::Lose(_) => "lose",
+            Play::Crew(_) => "crew",
+            Play::Repel(_) => "repel",
+        }
+    }
+
+    /// An owned copy.
+    pub fn to_decision(&self) -> Decision {
+        match *self {
+            Play::Class { class, card } => Decision::Class { class, card },
+            Play::Split(p) => Decision::Split(p.to_vec()),
+            Play::Discard(c) => Decision::Discard(c.to_vec()),
+            Play::Attack(o) => Decision::Attack(o.to_vec()),
+            Play::Defend(s) => Decision::Defend(s),
+            Play::Resolve { card, from } => Decision::Resolve { card, from },
+            Play::Block(c) => Decision::Block(c.to_vec()),
+            Play::Lose(c) => Decision::Lose(c.to_vec()),
+            Play::Crew(c) => Decision::Crew(c),
+            Play::Repel(c) => Decision::Repel(c.to_vec()),
+        }
+    }
+}
+
 /// What kind of decision a seat owes now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DecisionKind {
@@ -96,17 +168,28 @@ impl DecisionKind {
 impl Decision {
     /// The keyword of this decision's text form (equals its kind's keyword).
     pub fn keyword(&self) -> &'static str {
+        self.as_play().keyword()
+    }
+
+    /// The decision with its cards borrowed, as the rules core checks and plays it.
+    pub fn as_play(&self) -> Play<'_> {
         match self {
-            Decision::Class { .. } => "class",
-            Decision::Split(_) => "split",
-            Decision::Discard(_) => "discard",
-            Decision::Attack(_) => "attack",
-            Decision::Defend(_) => "defend",
-            Decision::Resolve { .. } => "resolve",
-            Decision::Block(_) => "block",
-            Decision::Lose(_) => "lose",
-            Decision::Crew(_) => "crew",
-            Decision::Repel(_) => "repel",
+            Decision::Class { class, card } => Play::Class {
+                class: *class,
+                card: *card,
+            },
+            Decision::Split(p) => Play::Split(p),
+            Decision::Discard(c) => Play::Discard(c),
+            Decision::Attack(o) => Play::Attack(o),
+            Decision::Defend(s) => Play::Defend(*s),
+            Decision::Resolve { card, from } => Play::Resolve {
+                card: *card,
+                from: *from,
+            },
+            Decision::Block(c) => Play::Block(c),
+            Decision::Lose(c) => Play::Lose(c),
+            Decision::Crew(c) => Play::Crew(*c),
+            Decision::Repel(c) => Play::Repel(c),
         }
     }
 }

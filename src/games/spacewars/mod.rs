@@ -1,24 +1,26 @@
 //! Space Wars: the rules core (cards, ruleset, ships, state, decisions), per-seat observations,
-//! world sampling, the text forms, the engines and the protocol loop of the `space-wars` binary.
-//! See `docs/spacewars.md`.
+//! world sampling, the action abstraction with the heuristic and random players, the text forms,
+//! and the game's side of the hidden-information searches ([`search_bindings`]). The engine behind
+//! the protocol is [`crate::engines::spacewars`]. See `docs/spacewars.md`.
 
+pub mod abstraction;
 pub mod card;
 pub mod decision;
-pub mod engine;
 pub mod event;
+pub mod heuristic;
 pub mod observation;
-pub mod protocol;
+pub mod random;
 pub mod ruleset;
 pub mod sampling;
-pub mod selfplay;
+pub mod search_bindings;
 pub mod ship;
 pub mod state;
 pub mod wire;
 
 pub use card::{Card, Suit};
-pub use decision::{AttackOrder, Decision, DecisionKind, Illegal};
+pub use decision::{AttackOrder, Decision, DecisionKind, Illegal, Play};
 pub use event::Event;
 pub use observation::Observation;
 pub use ruleset::{AttackRole, Ruleset};
 pub use ship::{Attack, Ship};
-pub use state::{Outcome, Record, State, Step};
+pub use state::{Deal, Outcome, Record, State, Step};

@@ -4,7 +4,7 @@ use super::card::Card;
 
 /// A ship: a stack of cards (its hull) held by its owner. Ship ids are stable for the whole game
 /// (0-based here, 1-based on the wire); a player's "ship order" is increasing id.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Ship {
     /// Stable id.
     pub id: u8,
@@ -18,6 +18,31 @@ pub struct Ship {
     pub hull: Vec<Card>,
     /// False once destroyed.
     pub alive: bool,
+}
+
+impl Clone for Ship {
+    fn clone(&self) -> Ship {
+        let mut s = Ship {
+            id: 0,
+            owner: 0,
+            class: 0,
+            size: 0,
+            hull: Vec::new(),
+            alive: false,
+        };
+        s.clone_from(self);
+        s
+    }
+
+    /// Copies `other` into `self`, reusing the hull's storage (the searches copy worlds often).
+    fn clone_from(&mut self, other: &Ship) {
+        self.id = other.id;
+        self.owner = other.owner;
+        self.class = other.class;
+        self.size = other.size;
+        self.hull.clone_from(&other.hull);
+        self.alive = other.alive;
+    }
 }
 
 /// An attack card placed at a ship during Engage.

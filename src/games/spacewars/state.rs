@@ -2,7 +2,7 @@
 //! application of decisions with typed refusals.
 
 use super::card::{Card, CardCounts};
-use super::decision::{AttackOrder, Decision, DecisionKind, Illegal};
+use super::decision::{AttackOrder, Decision, DecisionKind, Illegal, Play};
 use super::event::Event;
 use super::ruleset::{AttackRole, Ruleset};
 use super::ship::{Attack, Ship};
@@ -104,20 +104,57 @@ pub enum Step {
     Over,
 }
 
-/// The whole truth of one game. Seats, ships: 0-based.
+/// Where reshuffled draw piles come from: a seeded generator (live games, sampled worlds), or
+/// the orders written in a record (a replay that needs no generator).
 #[derive(Clone, Debug)]
+pub(crate) enum Deck {
+    /// Shuffle the discard pile with this generator.
+    Shuffled(Box<ChaCha8Rng>),
+    /// The draw pile is a heap in no order and each draw takes a card at random from it (the
+    /// same chances as a shuffled pile, without shuffling): sampled worlds, whose draw pile is
+    /// unknown anyway. The number is a SplitMix64 state.
+    Unordered(u64),
+    /// Take each new draw pile from the record, in order (top first); a missing order or one that
+    /// is not the discard pile's cards is noted in `error` (the discard pile is then used as is).
+    Stacked {
+        /// Every reshuffle's new draw pile, top first.
+        orders: Vec<Vec<Card>>,
+        /// Reshuffles done so far.
+        next: usize,
+        /// The first mismatch between the record and the game.
+        error: Option<String>,
+    },
+}
+
+/// The whole deal of a game, as a record reveals it once the game is over: every hand, the draw
+/// pile and the new draw pile of every reshuffle, so that the game replays from its decisions
+/// without the project's random generator (like a poker hand history).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deal {
+    /// Each seat's dealt hand, in the order dealt.
+    pub hands: Vec<Vec<Card>>,
+    /// The draw pile after the deal, top (next card drawn) first.
+    pub draw: Vec<Card>,
+    /// The new draw pile after each reshuffle of the discard pile, top first, in order.
+    pub reshuffles: Vec<Vec<Card>>,
+}
+
+/// The whole truth of one game. Seats, ships: 0-based.
+#[derive(Debug)]
 pub struct State {
     pub(crate) rules: Arc<Ruleset>,
     pub(crate) players: u8,
     pub(crate) round: u16,
-    pub(crate) rng: ChaCha8Rng,
+    pub(crate) deck: Deck,
     pub(crate) draw: Vec<Card>,
     pub(crate) discard: Vec<Card>,
     pub(crate) hands: Vec<Vec<Card>>,
     pub(crate) class_choice: Vec<Option<(u8, Card)>>,
     pub(crate) classes: Vec<Option<(u8, Card)>>,
     pub(crate) splits: Vec<Option<Vec<Vec<Card>>>>,
-    pub(crate) orders: Vec<Option<Vec<AttackOrder>>>,
+    /// Tactical orders per seat; valid where `ordered` is set.
+    pub(crate) orders: Vec<Vec<AttackOrder>>,
+    pub(crate) ordered: Vec<bool>,
     pub(crate) ships: Vec<Ship>,
     pub(crate) attacks: Vec<Attack>,
     pub(crate) active: Vec<bool>,
@@ -125,6 +162,71 @@ pub struct State {
     pub(crate) step: Step,
     pub(crate) result: Option<Outcome>,
     pub(crate) events: Option<Vec<Event>>,
+    /// The deal and the reshuffles so far, kept by logging states (the referee's).
+    pub(crate) deal: Option<Box<Deal>>,
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        let mut s = State::default();
+        s.clone_from(self);
+        s
+    }
+
+    /// Copies `other` into `self`, reusing every buffer (the searches copy worlds per iteration).
+    fn clone_from(&mut self, other: &State) {
+        if !Arc::ptr_eq(&self.rules, &other.rules) {
+            self.rules = other.rules.clone();
+        }
+        self.players = other.players;
+        self.round = other.round;
+        self.deck.clone_from(&other.deck);
+        self.draw.clone_from(&other.draw);
+        self.discard.clone_from(&other.discard);
+        self.hands.clone_from(&other.hands);
+        self.class_choice.clone_from(&other.class_choice);
+        self.classes.clone_from(&other.classes);
+        self.splits.clone_from(&other.splits);
+        self.orders.clone_from(&other.orders);
+        self.ordered.clone_from(&other.ordered);
+        self.ships.clone_from(&other.ships);
+        self.attacks.clone_from(&other.attacks);
+        self.active.clone_from(&other.active);
+        self.round_start = other.round_start;
+        self.step = other.step;
+        self.result = other.result;
+        self.events.clone_from(&other.events);
+        self.deal.clone_from(&other.deal);
+    }
+}
+
+impl Default for State {
+    /// An empty two-seat table with the default rules, nothing dealt: storage for
+    /// [`Clone::clone_from`].
+    fn default() -> State {
+        State {
+            rules: Arc::new(Ruleset::default()),
+            players: 2,
+            round: 0,
+            deck: Deck::Shuffled(Box::new(ChaCha8Rng::seed_from_u64(0))),
+            draw: Vec::new(),
+            discard: Vec::new(),
+            hands: vec![Vec::new(); 2],
+            class_choice: vec![None; 2],
+            classes: vec![None; 2],
+            splits: vec![None; 2],
+            orders: vec![Vec::new(); 2],
+            ordered: vec![false; 2],
+            ships: Vec::new(),
+            attacks: Vec::new(),
+            active: vec![true; 2],
+            round_start: 0b11,
+            step: Step::Over,
+            result: None,
+            events: None,
+            deal: None,
+        }
+    }
 }
 
 /// A game record: enough to replay it exactly.
@@ -140,7 +242,8 @@ pub struct Record {
 
 impl Record {
     /// Replays the record from its seed with the default rules; the first refused decision is
-    /// returned with its index.
+    /// returned with its index. (A record with its [`Deal`] replays without the seed:
+    /// [`State::from_deal`].)
     pub fn replay(&self) -> Result<State, (usize, Illegal)> {
         let mut s = State::new(self.players as usize, self.seed).map_err(|e| (0, e))?;
         for (i, (seat, d)) in self.decisions.iter().enumerate() {
@@ -150,6 +253,7 @@ impl Record {
     }
 }
 
+/// Removes one copy of each of `cards` from `from`; the missing ones are skipped.
 fn remove_cards(from: &mut Vec<Card>, cards: &[Card]) {
     for c in cards {
         if let Some(i) = from.iter().position(|x| x == c) {
@@ -169,6 +273,26 @@ fn holds(hand: &[Card], cards: &[Card]) -> Result<(), Illegal> {
     Ok(())
 }
 
+/// Moves the cards of `hull` that pass `take` onto `discard`; returns how many and their total
+/// value.
+fn take_matching(
+    hull: &mut Vec<Card>,
+    discard: &mut Vec<Card>,
+    take: impl Fn(Card) -> bool,
+) -> (usize, u32) {
+    let before = discard.len();
+    hull.retain(|&c| {
+        if take(c) {
+            discard.push(c);
+            false
+        } else {
+            true
+        }
+    });
+    let total = discard[before..].iter().map(|c| c.value() as u32).sum();
+    (discard.len() - before, total)
+}
+
 fn sum(cards: &[Card]) -> u32 {
     cards.iter().map(|c| c.value() as u32).sum()
 }
@@ -177,10 +301,28 @@ fn sum(cards: &[Card]) -> u32 {
 /// all of them". `avail` are the cards of the right role; `played` must be drawn from them.
 pub fn check_reaching_set(avail: &[Card], played: &[Card], need: u8) -> Result<(), Illegal> {
     holds(avail, played)?;
-    let total = sum(avail);
+    reaching_verdict(avail.len(), sum(avail), played, need)
+}
+
+/// [`check_reaching_set`] for `played` cards (all held in `hull` and of the role `fits`) against
+/// the cards of `hull` that fit, without collecting them.
+fn check_reaching(
+    hull: &[Card],
+    played: &[Card],
+    need: u8,
+    fits: impl Fn(Card) -> bool,
+) -> Result<(), Illegal> {
+    let (count, total) = hull
+        .iter()
+        .filter(|&&c| fits(c))
+        .fold((0, 0u32), |(n, t), c| (n + 1, t + c.value() as u32));
+    reaching_verdict(count, total, played, need)
+}
+
+fn reaching_verdict(count: usize, total: u32, played: &[Card], need: u8) -> Result<(), Illegal> {
     let got = sum(played);
     if total < need as u32 {
-        if played.len() != avail.len() {
+        if played.len() != count {
             return Err(Illegal::MustPlayAll);
         }
         return Ok(());
@@ -221,18 +363,78 @@ impl State {
                 }
             }
         }
+        Ok(State::dealt(
+            rules,
+            hands,
+            draw,
+            Deck::Shuffled(Box::new(rng)),
+        ))
+    }
+
+    /// A game from a recorded [`Deal`] (the hands, the draw pile, every reshuffle's order), with no
+    /// random generator involved: replaying the record's decisions gives the recorded game.
+    /// Refused when the seat count, the hand sizes or the cards do not fit the ruleset's pack.
+    pub fn from_deal(rules: Arc<Ruleset>, deal: &Deal) -> Result<State, String> {
+        let players = deal.hands.len();
+        if !(2..=8).contains(&players) {
+            return Err(format!("a deal for {players} seats: must be 2..8"));
+        }
+        if let Some((i, h)) = deal
+            .hands
+            .iter()
+            .enumerate()
+            .find(|(_, h)| h.len() != rules.hand_size as usize)
+        {
+            return Err(format!(
+                "hand {} has {} cards, the rules deal {}",
+                i + 1,
+                h.len(),
+                rules.hand_size
+            ));
+        }
+        let pack = CardCounts::of(&rules.pack(players));
+        let mut dealt = CardCounts::of(&deal.draw);
+        for h in &deal.hands {
+            for c in h {
+                dealt.0[c.index()] += 1;
+            }
+        }
+        if dealt != pack {
+            let c = Card::all()
+                .find(|c| dealt.0[c.index()] != pack.0[c.index()])
+                .expect("the counts differ");
+            return Err(format!(
+                "the deal holds {} x {c}, the pack of {} decks {}",
+                dealt.0[c.index()],
+                rules.decks(players),
+                pack.0[c.index()]
+            ));
+        }
+        let mut draw = deal.draw.clone();
+        draw.reverse();
+        let deck = Deck::Stacked {
+            orders: deal.reshuffles.clone(),
+            next: 0,
+            error: None,
+        };
+        Ok(State::dealt(rules, deal.hands.clone(), draw, deck))
+    }
+
+    fn dealt(rules: Arc<Ruleset>, hands: Vec<Vec<Card>>, draw: Vec<Card>, deck: Deck) -> State {
+        let players = hands.len();
         let mut s = State {
             rules,
             players: players as u8,
             round: 0,
-            rng,
+            deck,
             draw,
             discard: Vec::new(),
             hands,
             class_choice: vec![None; players],
             classes: vec![None; players],
             splits: vec![None; players],
-            orders: vec![None; players],
+            orders: vec![Vec::new(); players],
+            ordered: vec![false; players],
             ships: Vec::new(),
             attacks: Vec::new(),
             active: vec![true; players],
@@ -240,9 +442,10 @@ impl State {
             step: Step::Class,
             result: None,
             events: None,
+            deal: None,
         };
         s.round_start = s.active_mask();
-        Ok(s)
+        s
     }
 
     /// A position set up at the start of round 1 (Tactical): ships given as (owner seat, class id,
@@ -290,16 +493,22 @@ impl State {
         Ok(s)
     }
 
-    /// Starts logging events (with the deal); the referee forwards them per seat.
+    /// Starts logging events (with the deal, when the game has not started): the referee forwards
+    /// them per seat, and keeps the [`Deal`] for the record.
     pub fn enable_log(&mut self) {
         let mut v = Vec::new();
-        for (i, h) in self.hands.iter().enumerate() {
-            if self.round == 0 && self.step == Step::Class {
+        if self.round == 0 && self.step == Step::Class {
+            for (i, h) in self.hands.iter().enumerate() {
                 v.push(Event::Dealt {
                     seat: i as u8,
                     cards: h.clone(),
                 });
             }
+            self.deal = Some(Box::new(Deal {
+                hands: self.hands.clone(),
+                draw: self.draw.iter().rev().copied().collect(),
+                reshuffles: Vec::new(),
+            }));
         }
         self.events = Some(v);
     }
@@ -307,6 +516,20 @@ impl State {
     /// Events logged so far (empty unless [`enable_log`](State::enable_log) was called).
     pub fn events(&self) -> &[Event] {
         self.events.as_deref().unwrap_or(&[])
+    }
+
+    /// The deal and every reshuffle so far, when the log was enabled before the game started.
+    pub fn deal(&self) -> Option<&Deal> {
+        self.deal.as_deref()
+    }
+
+    /// For a game from a recorded deal: the first point where the record's reshuffle orders did
+    /// not fit the game (missing, or not the discard pile's cards).
+    pub fn deck_error(&self) -> Option<&str> {
+        match &self.deck {
+            Deck::Stacked { error, .. } => error.as_deref(),
+            Deck::Shuffled(_) | Deck::Unordered(_) => None,
+        }
     }
 
     fn log(&mut self, e: impl FnOnce() -> Event) {
@@ -319,11 +542,15 @@ impl State {
     pub fn rules(&self) -> &Ruleset {
         &self.rules
     }
+    /// The shared ruleset.
+    pub fn rules_arc(&self) -> &Arc<Ruleset> {
+        &self.rules
+    }
     /// Number of seats.
     pub fn players(&self) -> usize {
         self.players as usize
     }
-    /// Current round (0 during setup).
+    /// Current round (0 during setup; the last round played once the game is over).
     pub fn round(&self) -> u16 {
         self.round
     }
@@ -412,9 +639,7 @@ impl State {
             Step::Split => {
                 (self.needs_split(s) && self.splits[s].is_none()).then_some(DecisionKind::Split)
             }
-            Step::Tactical => {
-                (self.active[s] && self.orders[s].is_none()).then_some(DecisionKind::Attack)
-            }
+            Step::Tactical => (self.active[s] && !self.ordered[s]).then_some(DecisionKind::Attack),
             Step::Battle(b) => {
                 let owner = |id: u8| self.ships[id as usize].owner;
                 let (who, kind) = match b.step {
@@ -450,13 +675,18 @@ impl State {
 
     /// Applies a seat's decision, or refuses it with the reason and changes nothing.
     pub fn apply(&mut self, seat: u8, d: &Decision) -> Result<(), Illegal> {
-        self.check(seat, d)?;
-        self.apply_unchecked(seat, d);
+        self.check_play(seat, d.as_play())?;
+        self.play_unchecked(seat, d.as_play());
         Ok(())
     }
 
     /// Validates a decision without applying it.
     pub fn check(&self, seat: u8, d: &Decision) -> Result<(), Illegal> {
+        self.check_play(seat, d.as_play())
+    }
+
+    /// Validates a borrowed decision without applying it.
+    pub fn check_play(&self, seat: u8, d: Play<'_>) -> Result<(), Illegal> {
         if self.step == Step::Over {
             return Err(Illegal::GameOver);
         }
@@ -475,17 +705,17 @@ impl State {
         let s = seat as usize;
         let rules = &self.rules;
         match (d, self.step) {
-            (Decision::Class { class, card }, _) => {
+            (Play::Class { class, card }, _) => {
                 let k = rules
                     .classes
-                    .get(*class as usize)
-                    .ok_or(Illegal::NoSuchClass(*class))?;
-                holds(&self.hands[s], &[*card])?;
-                if !k.marker.accepts(*card) {
-                    return Err(Illegal::WrongMarker(*card));
+                    .get(class as usize)
+                    .ok_or(Illegal::NoSuchClass(class))?;
+                holds(&self.hands[s], &[card])?;
+                if !k.marker.accepts(card) {
+                    return Err(Illegal::WrongMarker(card));
                 }
             }
-            (Decision::Discard(cards), _) => {
+            (Play::Discard(cards), _) => {
                 let DecisionKind::Discard(n) = kind else {
                     unreachable!()
                 };
@@ -497,7 +727,7 @@ impl State {
                 }
                 holds(&self.hands[s], cards)?;
             }
-            (Decision::Split(piles), _) => {
+            (Play::Split(piles), _) => {
                 let (c, _) = self.classes[s].expect("split only after reveal");
                 let k = &rules.classes[c as usize];
                 if piles.len() != k.ships as usize {
@@ -506,12 +736,20 @@ impl State {
                         got: piles.len(),
                     });
                 }
-                let all: Vec<Card> = piles.iter().flatten().copied().collect();
-                holds(&self.hands[s], &all)?;
-                if all.len() != self.hands[s].len() {
+                let mut all = CardCounts::default();
+                let mut count = 0;
+                for &c in piles.iter().flatten() {
+                    all.0[c.index()] += 1;
+                    count += 1;
+                }
+                let have = CardCounts::of(&self.hands[s]);
+                if let Some(c) = Card::all().find(|c| all.0[c.index()] > have.0[c.index()]) {
+                    return Err(Illegal::NotHeld(c));
+                }
+                if count != self.hands[s].len() {
                     return Err(Illegal::WrongCount {
                         expected: self.hands[s].len(),
-                        got: all.len(),
+                        got: count,
                     });
                 }
                 let per = self.hands[s].len().div_ceil(k.ships as usize).max(1);
@@ -522,9 +760,8 @@ impl State {
                     }
                 }
             }
-            (Decision::Attack(orders), _) => {
-                let mut used: Vec<(u8, Card)> = Vec::new();
-                for o in orders {
+            (Play::Attack(orders), _) => {
+                for (i, o) in orders.iter().enumerate() {
                     let from = self.living(o.from)?;
                     if from.owner != seat {
                         return Err(Illegal::NotYourShip(o.from));
@@ -536,34 +773,36 @@ impl State {
                     if rules.attack_role(o.card).is_none() {
                         return Err(Illegal::NotAnAttackCard(o.card));
                     }
-                    used.push((o.from, o.card));
-                    let n_used = used.iter().filter(|u| **u == (o.from, o.card)).count();
+                    let n_used = orders[..=i]
+                        .iter()
+                        .filter(|u| u.from == o.from && u.card == o.card)
+                        .count();
                     let n_have = from.hull.iter().filter(|&&c| c == o.card).count();
                     if n_used > n_have {
                         return Err(Illegal::NotHeld(o.card));
                     }
                 }
             }
-            (Decision::Defend(ship), Step::Battle(_)) => {
-                let sh = self.living(*ship)?;
+            (Play::Defend(ship), Step::Battle(_)) => {
+                let sh = self.living(ship)?;
                 if sh.owner != seat {
-                    return Err(Illegal::NotYourShip(*ship));
+                    return Err(Illegal::NotYourShip(ship));
                 }
-                if !self.attacks.iter().any(|a| a.target == *ship) {
-                    return Err(Illegal::NotAttacked(*ship));
+                if !self.attacks.iter().any(|a| a.target == ship) {
+                    return Err(Illegal::NotAttacked(ship));
                 }
             }
-            (Decision::Resolve { card, from }, Step::Battle(b)) => {
+            (Play::Resolve { card, from }, Step::Battle(b)) => {
                 let ship = b.ship.expect("resolve needs a ship");
                 if !self
                     .attacks
                     .iter()
-                    .any(|a| a.target == ship && a.card == *card && a.from == *from)
+                    .any(|a| a.target == ship && a.card == card && a.from == from)
                 {
-                    return Err(Illegal::NoSuchAttack(*card, *from));
+                    return Err(Illegal::NoSuchAttack(card, from));
                 }
             }
-            (Decision::Block(cards), Step::Battle(b)) => {
+            (Play::Block(cards), Step::Battle(b)) => {
                 let BattleStep::Block(a) = b.step else {
                     unreachable!()
                 };
@@ -573,14 +812,9 @@ impl State {
                 if let Some(c) = cards.iter().find(|&&c| !rules.blocks(c, role)) {
                     return Err(Illegal::WrongRole(*c));
                 }
-                let avail: Vec<Card> = hull
-                    .iter()
-                    .copied()
-                    .filter(|&c| rules.blocks(c, role))
-                    .collect();
-                check_reaching_set(&avail, cards, a.card.value())?;
+                check_reaching(hull, cards, a.card.value(), |c| rules.blocks(c, role))?;
             }
-            (Decision::Lose(cards), Step::Battle(b)) => {
+            (Play::Lose(cards), Step::Battle(b)) => {
                 let BattleStep::Lose { attack, count } = b.step else {
                     unreachable!()
                 };
@@ -592,16 +826,16 @@ impl State {
                 }
                 holds(&self.ships[attack.target as usize].hull, cards)?;
             }
-            (Decision::Crew(card), Step::Battle(b)) => {
+            (Play::Crew(card), Step::Battle(b)) => {
                 let BattleStep::Crew(a) = b.step else {
                     unreachable!()
                 };
-                if !rules.is_crew(*card) {
-                    return Err(Illegal::WrongRole(*card));
+                if !rules.is_crew(card) {
+                    return Err(Illegal::WrongRole(card));
                 }
-                holds(&self.ships[a.from as usize].hull, &[*card])?;
+                holds(&self.ships[a.from as usize].hull, &[card])?;
             }
-            (Decision::Repel(cards), Step::Battle(b)) => {
+            (Play::Repel(cards), Step::Battle(b)) => {
                 let BattleStep::Repel { attack, crew } = b.step else {
                     unreachable!()
                 };
@@ -610,8 +844,7 @@ impl State {
                 if let Some(c) = cards.iter().find(|&&c| !rules.is_crew(c)) {
                     return Err(Illegal::WrongRole(*c));
                 }
-                let avail: Vec<Card> = hull.iter().copied().filter(|&c| rules.is_crew(c)).collect();
-                check_reaching_set(&avail, cards, crew.value())?;
+                check_reaching(hull, cards, crew.value(), |c| rules.is_crew(c))?;
             }
             _ => unreachable!("kind matched the step"),
         }
@@ -625,40 +858,49 @@ impl State {
         }
     }
 
-    /// Applies a decision already known to be legal (the searches use this on their own legal
-    /// decisions).
+    /// Applies a decision already known to be legal.
     pub fn apply_unchecked(&mut self, seat: u8, d: &Decision) {
+        self.play_unchecked(seat, d.as_play());
+    }
+
+    /// Applies a borrowed decision already known to be legal (the searches play their own legal
+    /// decisions this way, without allocating), then every automatic step that follows.
+    pub fn play_unchecked(&mut self, seat: u8, d: Play<'_>) {
         let s = seat as usize;
         match d {
-            Decision::Class { class, card } => self.class_choice[s] = Some((*class, *card)),
-            Decision::Discard(cards) => {
+            Play::Class { class, card } => self.class_choice[s] = Some((class, card)),
+            Play::Discard(cards) => {
                 remove_cards(&mut self.hands[s], cards);
                 self.discard.extend_from_slice(cards);
                 self.log(|| Event::Discarded {
                     seat,
-                    cards: cards.clone(),
+                    cards: cards.to_vec(),
                 });
             }
-            Decision::Split(piles) => self.splits[s] = Some(piles.clone()),
-            Decision::Attack(orders) => self.orders[s] = Some(orders.clone()),
-            Decision::Defend(ship) => {
+            Play::Split(piles) => self.splits[s] = Some(piles.to_vec()),
+            Play::Attack(orders) => {
+                self.orders[s].clear();
+                self.orders[s].extend_from_slice(orders);
+                self.ordered[s] = true;
+            }
+            Play::Defend(ship) => {
                 if let Step::Battle(b) = self.step {
-                    self.select_ship(b.cursor, *ship);
+                    self.select_ship(b.cursor, ship);
                 }
             }
-            Decision::Resolve { card, from } => {
+            Play::Resolve { card, from } => {
                 if let Step::Battle(b) = self.step {
                     let ship = b.ship.expect("ship");
                     if let Some(i) = self
                         .attacks
                         .iter()
-                        .position(|a| a.target == ship && a.card == *card && a.from == *from)
+                        .position(|a| a.target == ship && a.card == card && a.from == from)
                     {
                         self.start_resolution(i);
                     }
                 }
             }
-            Decision::Block(cards) => {
+            Play::Block(cards) => {
                 if let Step::Battle(Battle {
                     step: BattleStep::Block(a),
                     ..
@@ -667,7 +909,7 @@ impl State {
                     self.after_block(a, cards);
                 }
             }
-            Decision::Lose(cards) => {
+            Play::Lose(cards) => {
                 if let Step::Battle(Battle {
                     step: BattleStep::Lose { attack, .. },
                     ..
@@ -676,16 +918,16 @@ impl State {
                     self.lose(attack, cards);
                 }
             }
-            Decision::Crew(card) => {
+            Play::Crew(card) => {
                 if let Step::Battle(Battle {
                     step: BattleStep::Crew(a),
                     ..
                 }) = self.step
                 {
-                    self.send_crew(a, *card);
+                    self.send_crew(a, card);
                 }
             }
-            Decision::Repel(cards) => {
+            Play::Repel(cards) => {
                 if let Step::Battle(Battle {
                     step: BattleStep::Repel { attack, crew },
                     ..
@@ -723,7 +965,7 @@ impl State {
                     self.form_ships();
                 }
                 Step::Tactical => {
-                    if (0..self.players()).any(|s| self.active[s] && self.orders[s].is_none()) {
+                    if (0..self.players()).any(|s| self.active[s] && !self.ordered[s]) {
                         return;
                     }
                     self.engage();
@@ -743,10 +985,61 @@ impl State {
             if self.discard.is_empty() {
                 return None;
             }
-            self.draw = std::mem::take(&mut self.discard);
-            self.draw.shuffle(&mut self.rng);
+            // The empty draw pile takes the discard pile's place (both keep their storage).
+            std::mem::swap(&mut self.draw, &mut self.discard);
+            match &mut self.deck {
+                Deck::Shuffled(rng) => self.draw.shuffle(rng.as_mut()),
+                Deck::Unordered(_) => {}
+                Deck::Stacked {
+                    orders,
+                    next,
+                    error,
+                } => {
+                    match orders.get(*next) {
+                        Some(order)
+                            if order.len() == self.draw.len()
+                                && CardCounts::of(order) == CardCounts::of(&self.draw) =>
+                        {
+                            self.draw.clear();
+                            self.draw.extend(order.iter().rev());
+                        }
+                        Some(order) => {
+                            error.get_or_insert_with(|| {
+                                format!(
+                                    "reshuffle {}: the record's order ({} cards) is not the \
+                                     discard pile ({} cards)",
+                                    *next + 1,
+                                    order.len(),
+                                    self.draw.len()
+                                )
+                            });
+                        }
+                        None => {
+                            error.get_or_insert_with(|| {
+                                format!("reshuffle {}: the record has no order for it", *next + 1)
+                            });
+                        }
+                    }
+                    *next += 1;
+                }
+            }
+            if let Some(d) = self.deal.as_mut() {
+                d.reshuffles.push(self.draw.iter().rev().copied().collect());
+            }
             let count = self.draw.len() as u16;
             self.log(|| Event::Reshuffled { count });
+        }
+        if let Deck::Unordered(state) = &mut self.deck {
+            if self.draw.is_empty() {
+                return None;
+            }
+            *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = *state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^= z >> 31;
+            let i = ((u128::from(z) * self.draw.len() as u128) >> 64) as usize;
+            return Some(self.draw.swap_remove(i));
         }
         self.draw.pop()
     }
@@ -812,21 +1105,19 @@ impl State {
     }
 
     fn start_round(&mut self) {
-        self.round += 1;
         self.round_start = self.active_mask();
-        if self.round > self.rules.round_limit {
+        if self.round >= self.rules.round_limit {
             self.finish(Outcome::Draw(self.round_start));
             return;
         }
+        self.round += 1;
         let n = self.round;
         self.log(|| Event::Round { n });
         self.step = Step::Tactical;
         for s in 0..self.players {
-            self.orders[s as usize] = if self.active[s as usize] && !self.can_attack(s) {
-                Some(Vec::new())
-            } else {
-                None
-            };
+            let i = s as usize;
+            self.orders[i].clear();
+            self.ordered[i] = self.active[i] && !self.can_attack(s);
         }
     }
 
@@ -838,9 +1129,11 @@ impl State {
 
     fn engage(&mut self) {
         for s in 0..self.players {
-            let Some(orders) = self.orders[s as usize].take() else {
+            let i = s as usize;
+            if !std::mem::take(&mut self.ordered[i]) {
                 continue;
-            };
+            }
+            let orders = std::mem::take(&mut self.orders[i]);
             for o in &orders {
                 remove_cards(&mut self.ships[o.from as usize].hull, &[o.card]);
                 self.attacks.push(Attack {
@@ -867,6 +1160,8 @@ impl State {
                     });
                 }
             }
+            self.orders[i] = orders;
+            self.orders[i].clear();
         }
         for i in 0..self.ships.len() {
             if self.ships[i].alive && self.ships[i].hull.is_empty() {
@@ -883,31 +1178,26 @@ impl State {
     fn destroy(&mut self, ship: u8) {
         let sh = &mut self.ships[ship as usize];
         sh.alive = false;
-        let rest = std::mem::take(&mut sh.hull);
-        self.discard.extend_from_slice(&rest);
+        self.discard.extend_from_slice(&sh.hull);
+        sh.hull.clear();
         self.log(|| Event::Destroyed { ship });
+        let logging = self.events.is_some();
         let mut gone = Vec::new();
+        let discard = &mut self.discard;
         self.attacks.retain(|a| {
             if a.target == ship {
-                gone.push(a.card);
+                discard.push(a.card);
+                if logging {
+                    gone.push(a.card);
+                }
                 false
             } else {
                 true
             }
         });
         if !gone.is_empty() {
-            self.discard.extend_from_slice(&gone);
             self.log(|| Event::Unresolved { ship, cards: gone });
         }
-    }
-
-    fn attacked_ships(&self, seat: u8) -> impl Iterator<Item = u8> + '_ {
-        self.ships
-            .iter()
-            .filter(move |s| {
-                s.alive && s.owner == seat && self.attacks.iter().any(|a| a.target == s.id)
-            })
-            .map(|s| s.id)
     }
 
     fn set_battle(&mut self, cursor: u8, ship: Option<u8>, step: BattleStep) {
@@ -922,15 +1212,21 @@ impl State {
     }
 
     fn select_ship(&mut self, cursor: u8, ship: u8) {
-        let mut up = Vec::new();
         for a in self.attacks.iter_mut().filter(|a| a.target == ship) {
             a.face_up = true;
-            up.push((a.card, a.from));
         }
-        self.log(|| Event::FaceUp {
-            target: ship,
-            cards: up,
-        });
+        if self.events.is_some() {
+            let up: Vec<(Card, u8)> = self
+                .attacks
+                .iter()
+                .filter(|a| a.target == ship)
+                .map(|a| (a.card, a.from))
+                .collect();
+            self.log(|| Event::FaceUp {
+                target: ship,
+                cards: up,
+            });
+        }
         self.set_battle(cursor, Some(ship), BattleStep::ChooseAttack);
     }
 
@@ -943,17 +1239,26 @@ impl State {
             BattleStep::ChooseShip => {
                 let mut cursor = b.cursor;
                 while cursor < self.players {
-                    let (first, second) = {
-                        let mut it = self.attacked_ships(cursor);
-                        (it.next(), it.next())
-                    };
-                    match (first, second) {
+                    // The cursor seat's attacked ships: one is defended at once, several are its
+                    // choice.
+                    let mut first = None;
+                    let mut several = false;
+                    for a in &self.attacks {
+                        let sh = &self.ships[a.target as usize];
+                        if sh.alive && sh.owner == cursor {
+                            match first {
+                                None => first = Some(a.target),
+                                Some(f) => several |= f != a.target,
+                            }
+                        }
+                    }
+                    match (first, several) {
                         (None, _) => cursor += 1,
-                        (Some(ship), None) => {
+                        (Some(ship), false) => {
                             self.select_ship(cursor, ship);
                             return true;
                         }
-                        _ => {
+                        (Some(_), true) => {
                             self.set_battle(cursor, None, BattleStep::ChooseShip);
                             return false;
                         }
@@ -964,18 +1269,19 @@ impl State {
             }
             BattleStep::ChooseAttack => {
                 let ship = b.ship.expect("ship chosen");
-                let on: Vec<usize> = (0..self.attacks.len())
-                    .filter(|&i| self.attacks[i].target == ship)
-                    .collect();
-                if !self.ships[ship as usize].alive || on.is_empty() {
+                let first = self.attacks.iter().position(|a| a.target == ship);
+                let Some(first) = first.filter(|_| self.ships[ship as usize].alive) else {
                     self.set_battle(b.cursor, None, BattleStep::ChooseShip);
                     return true;
-                }
-                let first = self.attacks[on[0]];
-                if on.iter().all(|&i| {
-                    self.attacks[i].card == first.card && self.attacks[i].from == first.from
-                }) {
-                    self.start_resolution(on[0]);
+                };
+                let f = self.attacks[first];
+                if self
+                    .attacks
+                    .iter()
+                    .filter(|a| a.target == ship)
+                    .all(|a| a.card == f.card && a.from == f.from)
+                {
+                    self.start_resolution(first);
                     return true;
                 }
                 false
@@ -996,6 +1302,16 @@ impl State {
         }
     }
 
+    /// Total value of the cards of ship `ship` that pass `keep`.
+    fn hull_total(&self, ship: u8, keep: impl Fn(Card) -> bool) -> u32 {
+        self.ships[ship as usize]
+            .hull
+            .iter()
+            .filter(|&&c| keep(c))
+            .map(|c| c.value() as u32)
+            .sum()
+    }
+
     fn start_resolution(&mut self, i: usize) {
         let a = self.attacks.remove(i);
         self.log(|| Event::Resolving {
@@ -1007,41 +1323,46 @@ impl State {
         let ship = Some(a.target);
         match self.rules.attack_role(a.card) {
             Some(role @ (AttackRole::Laser | AttackRole::Missile)) => {
-                let avail: Vec<Card> = self.ships[a.target as usize]
-                    .hull
-                    .iter()
-                    .copied()
-                    .filter(|&c| self.rules.blocks(c, role))
-                    .collect();
-                if sum(&avail) < a.card.value() as u32 {
-                    self.after_block(a, &avail);
+                let rules = &self.rules;
+                let total = self.hull_total(a.target, |c| rules.blocks(c, role));
+                if total < a.card.value() as u32 {
+                    // Forced: every blocking card is played.
+                    let (played, _) = take_matching(
+                        &mut self.ships[a.target as usize].hull,
+                        &mut self.discard,
+                        |c| self.rules.blocks(c, role),
+                    );
+                    self.after_block_played(a, played);
                 } else {
                     self.set_battle(cursor, ship, BattleStep::Block(a));
                 }
             }
             Some(AttackRole::Boarding) => {
                 let target_owner = self.ships[a.target as usize].owner;
-                let from = &self.ships[a.from as usize];
-                let mut clubs: Vec<Card> = if from.alive && from.owner == a.attacker {
-                    from.hull
+                let (first, several) = {
+                    let from = &self.ships[a.from as usize];
+                    let rules = &self.rules;
+                    let mut clubs = from
+                        .hull
                         .iter()
                         .copied()
-                        .filter(|&c| self.rules.is_crew(c))
-                        .collect()
-                } else {
-                    Vec::new()
+                        .filter(|&c| rules.is_crew(c))
+                        .filter(|_| from.alive && from.owner == a.attacker);
+                    let first = clubs.next();
+                    (first, clubs.any(|c| Some(c) != first))
                 };
-                clubs.sort_unstable();
-                clubs.dedup();
-                if target_owner == a.attacker || clubs.is_empty() {
-                    self.discard.push(a.card);
-                    self.log(|| Event::BoardingFailed { ship: a.target });
-                    self.continue_ship();
-                } else if clubs.len() == 1 {
-                    self.set_battle(cursor, ship, BattleStep::Crew(a));
-                    self.send_crew(a, clubs[0]);
-                } else {
-                    self.set_battle(cursor, ship, BattleStep::Crew(a));
+                match first {
+                    Some(crew) if target_owner != a.attacker => {
+                        self.set_battle(cursor, ship, BattleStep::Crew(a));
+                        if !several {
+                            self.send_crew(a, crew);
+                        }
+                    }
+                    _ => {
+                        self.discard.push(a.card);
+                        self.log(|| Event::BoardingFailed { ship: a.target });
+                        self.continue_ship();
+                    }
                 }
             }
             None => {
@@ -1052,24 +1373,36 @@ impl State {
     }
 
     fn after_block(&mut self, a: Attack, played: &[Card]) {
-        let hull = &mut self.ships[a.target as usize].hull;
-        remove_cards(hull, played);
-        let left = hull.len();
+        remove_cards(&mut self.ships[a.target as usize].hull, played);
         self.discard.extend_from_slice(played);
-        if !played.is_empty() {
-            let cards = played.to_vec();
+        self.after_block_played(a, played.len());
+    }
+
+    /// After `played` blocking cards (the last ones on the discard pile) met attack `a`: the loss
+    /// of the unblocked points.
+    fn after_block_played(&mut self, a: Attack, played: usize) {
+        let cards = &self.discard[self.discard.len() - played..];
+        let blocked: u32 = cards.iter().map(|c| c.value() as u32).sum();
+        if played > 0 && self.events.is_some() {
+            let cards = cards.to_vec();
             self.log(|| Event::Blocked {
                 ship: a.target,
                 cards,
             });
         }
-        let unblocked = (a.card.value() as u32).saturating_sub(sum(played)) as usize;
+        let left = self.ships[a.target as usize].hull.len();
+        let unblocked = (a.card.value() as u32).saturating_sub(blocked) as usize;
         let k = unblocked.min(left);
         if k == 0 {
             self.finish_attack(a);
         } else if k == left {
-            let all = self.ships[a.target as usize].hull.clone();
-            self.lose(a, &all);
+            let (lost, _) = take_matching(
+                &mut self.ships[a.target as usize].hull,
+                &mut self.discard,
+                |_| true,
+            );
+            self.log_lost(a.target, lost);
+            self.finish_attack(a);
         } else {
             let cursor = self.cursor();
             self.set_battle(
@@ -1083,14 +1416,17 @@ impl State {
         }
     }
 
+    fn log_lost(&mut self, ship: u8, lost: usize) {
+        if self.events.is_some() {
+            let cards = self.discard[self.discard.len() - lost..].to_vec();
+            self.log(|| Event::Lost { ship, cards });
+        }
+    }
+
     fn lose(&mut self, a: Attack, cards: &[Card]) {
         remove_cards(&mut self.ships[a.target as usize].hull, cards);
         self.discard.extend_from_slice(cards);
-        let cards = cards.to_vec();
-        self.log(|| Event::Lost {
-            ship: a.target,
-            cards,
-        });
+        self.log_lost(a.target, cards.len());
         self.finish_attack(a);
     }
 
@@ -1113,14 +1449,15 @@ impl State {
         if self.ships[a.from as usize].hull.is_empty() {
             self.destroy(a.from);
         }
-        let avail: Vec<Card> = self.ships[a.target as usize]
-            .hull
-            .iter()
-            .copied()
-            .filter(|&c| self.rules.is_crew(c))
-            .collect();
-        if sum(&avail) < crew.value() as u32 {
-            self.repel(a, crew, &avail);
+        let rules = &self.rules;
+        if self.hull_total(a.target, |c| rules.is_crew(c)) < crew.value() as u32 {
+            // Forced: every club is played.
+            let (played, total) = take_matching(
+                &mut self.ships[a.target as usize].hull,
+                &mut self.discard,
+                |c| self.rules.is_crew(c),
+            );
+            self.repelled(a, crew, played, total);
         } else {
             let cursor = self.cursor();
             self.set_battle(
@@ -1132,18 +1469,30 @@ impl State {
     }
 
     fn repel(&mut self, a: Attack, crew: Card, cards: &[Card]) {
-        let t = a.target as usize;
-        remove_cards(&mut self.ships[t].hull, cards);
+        remove_cards(&mut self.ships[a.target as usize].hull, cards);
         self.discard.extend_from_slice(cards);
-        let played = cards.to_vec();
-        self.log(|| Event::Repelled {
-            ship: a.target,
-            cards: played,
-        });
+        self.repelled(
+            a,
+            crew,
+            cards.len(),
+            cards.iter().map(|c| c.value() as u32).sum(),
+        );
+    }
+
+    /// After `played` clubs of total `total` (the last ones on the discard pile) met `crew`.
+    fn repelled(&mut self, a: Attack, crew: Card, played: usize, total: u32) {
+        let t = a.target as usize;
+        if self.events.is_some() {
+            let cards = self.discard[self.discard.len() - played..].to_vec();
+            self.log(|| Event::Repelled {
+                ship: a.target,
+                cards,
+            });
+        }
         self.discard.push(a.card);
         if self.ships[t].hull.is_empty() {
             self.destroy(a.target);
-        } else if crew.value() as u32 > sum(cards) {
+        } else if crew.value() as u32 > total {
             self.ships[t].owner = a.attacker;
             self.log(|| Event::Captured {
                 ship: a.target,
@@ -1156,8 +1505,7 @@ impl State {
     }
 
     fn end_battle(&mut self) {
-        let left: Vec<Card> = self.attacks.drain(..).map(|a| a.card).collect();
-        self.discard.extend_from_slice(&left);
+        self.discard.extend(self.attacks.drain(..).map(|a| a.card));
         for s in 0..self.players {
             if self.active[s as usize] && !self.ships.iter().any(|sh| sh.alive && sh.owner == s) {
                 self.active[s as usize] = false;

@@ -715,6 +715,7 @@ pub fn parse_observation(text: &str, rules: &Arc<Ruleset>) -> Result<Observation
         result,
     };
     check_consistent(&obs, rules)?;
+    check_setup_hands(&obs, rules)?;
     if let Some(p) = obs.pending {
         let w = sample_world(&obs, rules, &mut ChaCha8Rng::seed_from_u64(0))?;
         let truth = w.pending_for(seat);
@@ -727,6 +728,38 @@ pub fn parse_observation(text: &str, rules: &Arc<Ruleset>) -> Result<Observation
         }
     }
     Ok(obs)
+}
+
+/// Refuses setup hands that cannot arise (and would leave a seat without a legal decision): in
+/// the class step every seat holds the dealt hand; a seat about to split its fighters holds at
+/// least one card per fighter and no more than they carry.
+fn check_setup_hands(obs: &Observation, rules: &Ruleset) -> Result<(), String> {
+    for (i, s) in obs.seats.iter().enumerate() {
+        let n = s.hand.len();
+        match (obs.step, s.class) {
+            (Step::Class, _) if n != rules.hand_size as usize => {
+                return Err(format!(
+                    "hand{} has {n} cards: in the class step every hand holds the {} dealt",
+                    i + 1,
+                    rules.hand_size
+                ));
+            }
+            (Step::Split, Some((c, _))) => {
+                let k = &rules.classes[c as usize];
+                let (lo, hi) = (k.ships as usize, k.ships as usize * k.size as usize);
+                if k.ships > 1 && !(lo..=hi).contains(&n) {
+                    return Err(format!(
+                        "hand{} has {n} cards: {} ships of class {} take {lo} to {hi}",
+                        i + 1,
+                        k.ships,
+                        k.code
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// Every line the referee sends `seat` to bring it up to date: the events logged since index

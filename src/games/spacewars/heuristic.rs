@@ -1,21 +1,26 @@
 //! The rule-based player: sensible blocking (cheapest minimal set, keeping ECM against lasers),
 //! boarding when its crew is strong, firing at the weakest enemy ship and boarding the most
-//! valuable one. Also the playout policy of the searches.
+//! valuable one. Also the default policy of the searches' playouts. It reads only the seat's own
+//! cards and public facts.
 
-use super::super::card::Card;
-use super::super::decision::{AttackOrder, Decision, DecisionKind};
-use super::super::ruleset::{AttackRole, Marker};
-use super::super::state::{State, Step};
 use super::abstraction::{boarding_source, concretize, Action};
+use super::card::Card;
+use super::decision::{Decision, DecisionKind};
+use super::ruleset::{AttackRole, Marker};
+use super::state::{State, Step};
 
 /// Smallest club value worth sending boarders with.
 pub const STRONG_CREW: u8 = 7;
 
-/// The heuristic decision of `seat` for the decision it owes in world `w` (own and public facts
-/// only).
+/// The heuristic decision of `seat` for the decision it owes in world `w`.
 pub fn decide(w: &State, seat: u8, kind: DecisionKind) -> Decision {
+    concretize(w, seat, action(w, seat, kind))
+}
+
+/// The heuristic player's choice as an abstract action.
+pub fn action(w: &State, seat: u8, kind: DecisionKind) -> Action {
     let r = &w.rules;
-    let action = match kind {
+    match kind {
         DecisionKind::Class => {
             let hand = &w.hands[seat as usize];
             let boarders = hand
@@ -40,7 +45,7 @@ pub fn decide(w: &State, seat: u8, kind: DecisionKind) -> Decision {
         }
         DecisionKind::Split => Action::Split(0),
         DecisionKind::Discard(_) => Action::Discard,
-        DecisionKind::Attack => return tactical(w, seat),
+        DecisionKind::Attack => tactical(w, seat),
         DecisionKind::Defend => {
             let ship = w
                 .ships
@@ -73,17 +78,13 @@ pub fn decide(w: &State, seat: u8, kind: DecisionKind) -> Decision {
         DecisionKind::Lose(_) => Action::LoseCheap,
         DecisionKind::Crew => Action::CrewHigh,
         DecisionKind::Repel => Action::Repel,
-    };
-    concretize(w, seat, action)
+    }
 }
 
 /// Spread the fire over the enemy ships, weakest first, about what each takes to destroy; board
 /// the enemy ship with most cards when the best club reaches [`STRONG_CREW`].
-fn tactical(w: &State, seat: u8) -> Decision {
-    let Decision::Attack(mut orders) = concretize(w, seat, Action::Spread) else {
-        unreachable!()
-    };
-    if let Some((from, card, club)) = boarding_source(w, seat) {
+fn tactical(w: &State, seat: u8) -> Action {
+    if let Some((_, _, club)) = boarding_source(w, seat) {
         if club >= STRONG_CREW {
             let rich = w
                 .ships
@@ -92,10 +93,9 @@ fn tactical(w: &State, seat: u8) -> Decision {
                 .max_by_key(|s| s.hull.len())
                 .map(|s| s.id);
             if let Some(target) = rich {
-                orders.retain(|o| o.from != from);
-                orders.push(AttackOrder { from, card, target });
+                return Action::SpreadBoard(target);
             }
         }
     }
-    Decision::Attack(orders)
+    Action::Spread
 }

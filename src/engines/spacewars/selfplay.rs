@@ -1,10 +1,12 @@
 //! Games between built-in players: the referee loop in miniature (true state, one observation per
 //! seat, decisions checked by the rules core), used by `space-wars selfplay` and the tests.
 
-use super::decision::Decision;
-use super::engine::{Budget, Player};
-use super::observation::Observation;
-use super::state::{Outcome, Record, State};
+use super::Player;
+use crate::games::spacewars::decision::Decision;
+use crate::games::spacewars::event::Event;
+use crate::games::spacewars::observation::Observation;
+use crate::games::spacewars::state::{Deal, Outcome, Record, State};
+use crate::search::ismcts::SearchBudget;
 use std::sync::atomic::AtomicBool;
 
 /// The end of one game: its result, its record and the rounds played.
@@ -14,18 +16,21 @@ pub struct GameResult {
     pub outcome: Outcome,
     /// Seed and decisions: replays to the same result.
     pub record: Record,
-    /// Rounds begun.
+    /// Rounds played.
     pub rounds: u16,
+    /// The whole deal, for a replay without the seed ([`State::from_deal`]).
+    pub deal: Deal,
 }
 
-/// Plays one game, seat `i` played by `players[i]`; a player error or refused decision is an
-/// `Err` naming the seat.
+/// Plays one game, seat `i` played by `players[i]` within `budgets[i]` (or the one budget given
+/// for all); a player error or refused decision is an `Err` naming the seat.
 pub fn play_game(
     players: &mut [Box<dyn Player>],
     seed: u64,
-    budget: &Budget,
+    budgets: &[SearchBudget],
 ) -> Result<GameResult, String> {
     let mut state = State::new(players.len(), seed).map_err(|e| e.to_string())?;
+    state.enable_log();
     let stop = AtomicBool::new(false);
     let mut record = Record {
         players: players.len() as u8,
@@ -43,7 +48,12 @@ pub fn play_game(
         for &seat in &seats {
             let obs = Observation::of(&state, seat);
             let choice = players[seat as usize]
-                .decide(&obs, budget, &stop)
+                .decide(
+                    &obs,
+                    &budgets[(seat as usize).min(budgets.len() - 1)],
+                    &stop,
+                    &mut |_| {},
+                )
                 .map_err(|e| format!("seat {}: {e}", seat + 1))?;
             decided.push((seat, choice.decision));
         }
@@ -58,6 +68,7 @@ pub fn play_game(
         outcome: state.outcome().expect("over"),
         record,
         rounds: state.round(),
+        deal: state.deal().expect("logged from the deal").clone(),
     })
 }
 
@@ -66,9 +77,9 @@ pub fn play_game(
 pub fn play_logged(
     players: &mut [Box<dyn Player>],
     seed: u64,
-    budget: &Budget,
-) -> Result<(GameResult, Vec<super::event::Event>), String> {
-    let g = play_game(players, seed, budget)?;
+    budgets: &[SearchBudget],
+) -> Result<(GameResult, Vec<Event>), String> {
+    let g = play_game(players, seed, budgets)?;
     let mut s = State::new(g.record.players as usize, seed).map_err(|e| e.to_string())?;
     s.enable_log();
     for (seat, d) in &g.record.decisions {

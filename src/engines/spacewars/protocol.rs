@@ -6,12 +6,15 @@
 //! The search runs on its own thread; `isready`, `stop`, `quit` are answered meanwhile. Errors are
 //! `info string error: ...` and change nothing. See `docs/spacewars.md`.
 
-use super::decision::Decision;
-use super::engine::{make_player, Budget, Player, PLAYERS};
-use super::observation::Observation;
-use super::ruleset::Ruleset;
-use super::state::State;
-use super::wire::{format_decision, parse_decision, parse_observation, position_line};
+use super::{make_player, Player, PLAYERS};
+use crate::games::spacewars::decision::Decision;
+use crate::games::spacewars::observation::Observation;
+use crate::games::spacewars::ruleset::Ruleset;
+use crate::games::spacewars::state::State;
+use crate::games::spacewars::wire::{
+    format_decision, format_kind, parse_decision, parse_observation, position_line,
+};
+use crate::search::ismcts::SearchBudget as Budget;
 use nom::{
     branch::alt,
     bytes::complete::{tag, take_until},
@@ -361,7 +364,7 @@ impl<W: Write + Send + 'static> Session<W> {
         s.pending(&mut p);
         let v: Vec<String> = p
             .iter()
-            .map(|(seat, k)| format!("{}:{}", seat + 1, super::wire::format_kind(Some(*k))))
+            .map(|(seat, k)| format!("{}:{}", seat + 1, format_kind(Some(*k))))
             .collect();
         if !v.is_empty() {
             self.say(&format!("info string pending {}", v.join(" ")));
@@ -454,7 +457,7 @@ impl<W: Write + Send + 'static> Session<W> {
         let handle = std::thread::spawn(move || {
             let start = Instant::now();
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                player.decide(&obs, &budget, &flag)
+                player.decide(&obs, &budget, &flag, &mut |_| {})
             }))
             .unwrap_or_else(|_| Err("the search failed on this position".into()));
             let ms = start.elapsed().as_millis() as u64;

@@ -3,12 +3,13 @@
 //! one of: hold fire; fire at one enemy ship about what it takes to destroy it, or everything;
 //! spread the fire over the enemy ships, weakest first; board one enemy ship with one boarding card
 //! from the best-crewed ship; or fire and board one ship at once. Blocking, losses, crew and repelling
-//! are reduced to a few named policies. [`concretize`] turns an action into a legal [`Decision`].
+//! are reduced to a few named policies. [`concretize_into`] turns an action into a legal decision
+//! in caller-owned buffers (no allocation once they are warm); [`concretize`] into an owned one.
 
-use super::super::card::Card;
-use super::super::decision::{AttackOrder, Decision, DecisionKind};
-use super::super::ruleset::{AttackRole, Ruleset};
-use super::super::state::{BattleStep, State, Step};
+use super::card::Card;
+use super::decision::{AttackOrder, Decision, DecisionKind, Play};
+use super::ruleset::{AttackRole, Ruleset};
+use super::state::{BattleStep, State, Step};
 
 /// An abstract action of one seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -28,6 +29,9 @@ pub enum Action {
     /// Tactical: lasers and missiles spread over the enemy ships, weakest first, each getting
     /// about what it takes to destroy it.
     Spread,
+    /// Tactical: [`Action::Spread`] from every ship but the best-crewed one, which sends one
+    /// boarding action at this ship (the heuristic player's plan).
+    SpreadBoard(u8),
     /// Tactical: one boarding action at this ship.
     Board(u8),
     /// Tactical: fire and board this ship.
@@ -52,6 +56,19 @@ pub enum Action {
     Repel,
 }
 
+/// Reusable buffers that actions are concretized into, so that the searches play decisions
+/// without allocating.
+#[derive(Clone, Debug, Default)]
+pub struct PlayBuf {
+    pub(crate) cards: Vec<Card>,
+    pub(crate) orders: Vec<AttackOrder>,
+    pub(crate) piles: Vec<Vec<Card>>,
+    pub(crate) pool: Vec<(u8, Card)>,
+    pub(crate) sort: Vec<Card>,
+    pub(crate) best: Vec<Card>,
+    pub(crate) targets: Vec<u8>,
+}
+
 /// How much a seat wants to keep a card (higher = keep): jokers are dead weight, high cards and
 /// ECM are worth most.
 pub fn card_utility(rules: &Ruleset, c: Card) -> i32 {
@@ -74,58 +91,74 @@ pub fn card_utility(rules: &Ruleset, c: Card) -> i32 {
     u
 }
 
+fn total(cards: &[Card]) -> u32 {
+    cards.iter().map(|c| c.value() as u32).sum()
+}
+
 /// A minimal set of `cards` reaching `need` with low total cost (`cost` per card), or all of them
 /// when they cannot reach it. Minimal: no card could be removed with the rest still reaching.
 pub fn reaching_set(cards: &[Card], need: u8, cost: impl Fn(Card) -> i32) -> Vec<Card> {
+    let mut out = Vec::new();
+    reaching_set_into(cards, need, &cost, &mut out, &mut Vec::new());
+    out
+}
+
+/// [`reaching_set`] into `out` (cleared first), with `tmp` as scratch.
+pub fn reaching_set_into(
+    cards: &[Card],
+    need: u8,
+    cost: &impl Fn(Card) -> i32,
+    out: &mut Vec<Card>,
+    tmp: &mut Vec<Card>,
+) {
+    out.clear();
     let need = need as u32;
-    let total: u32 = cards.iter().map(|c| c.value() as u32).sum();
-    if total < need || need == 0 {
-        return if need == 0 {
-            Vec::new()
-        } else {
-            cards.to_vec()
-        };
+    if need == 0 {
+        return;
     }
-    let mut best: Option<(i32, Vec<Card>)> = None;
-    let mut consider = |set: Vec<Card>| {
-        let c: i32 = set.iter().map(|&x| cost(x)).sum();
-        if best.as_ref().is_none_or(|(b, _)| c < *b) {
-            best = Some((c, set));
-        }
-    };
-    let single = cards
+    if total(cards) < need {
+        out.extend_from_slice(cards);
+        return;
+    }
+    let set_cost = |set: &[Card]| -> i32 { set.iter().map(|&x| cost(x)).sum() };
+    let mut best = i32::MAX;
+    if let Some(&c) = cards
         .iter()
         .filter(|c| c.value() as u32 >= need)
-        .min_by_key(|&&c| (cost(c), c.value()));
-    if let Some(&c) = single {
-        consider(vec![c]);
+        .min_by_key(|&&c| (cost(c), c.value()))
+    {
+        out.push(c);
+        best = cost(c);
     }
     for order in 0..3 {
-        let mut v = cards.to_vec();
+        tmp.clear();
+        tmp.extend_from_slice(cards);
         match order {
-            0 => v.sort_by_key(|c| std::cmp::Reverse(c.value())),
-            1 => v.sort_by_key(|c| c.value()),
-            _ => v.sort_by_key(|&c| cost(c) - 2 * c.value() as i32),
+            0 => tmp.sort_by_key(|c| std::cmp::Reverse(c.value())),
+            1 => tmp.sort_by_key(|c| c.value()),
+            _ => tmp.sort_by_key(|&c| cost(c) - 2 * c.value() as i32),
         }
-        let mut set = Vec::new();
         let mut s = 0;
-        for c in v {
-            if s >= need {
-                break;
-            }
-            s += c.value() as u32;
-            set.push(c);
+        let mut n = 0;
+        while n < tmp.len() && s < need {
+            s += tmp[n].value() as u32;
+            n += 1;
         }
-        prune(&mut set, need);
-        consider(set);
+        tmp.truncate(n);
+        prune(tmp, need);
+        let c = set_cost(tmp);
+        if c < best {
+            best = c;
+            out.clear();
+            out.extend_from_slice(tmp);
+        }
     }
-    best.map(|(_, s)| s).unwrap_or_default()
 }
 
 /// Removes cards (smallest first) while the rest still reaches `need`, leaving a minimal set.
 fn prune(set: &mut Vec<Card>, need: u32) {
     loop {
-        let s: u32 = set.iter().map(|c| c.value() as u32).sum();
+        let s = total(set);
         let Some((i, m)) = set
             .iter()
             .enumerate()
@@ -172,21 +205,23 @@ pub fn boarding_source(w: &State, seat: u8) -> Option<(u8, Card, u8)> {
         .max_by_key(|&(_, _, club)| club)
 }
 
+fn is_fire(r: &Ruleset, c: Card) -> bool {
+    matches!(
+        r.attack_role(c),
+        Some(AttackRole::Laser | AttackRole::Missile)
+    )
+}
+
 fn has_fire(w: &State, seat: u8) -> bool {
     w.ships.iter().any(|s| {
         s.alive
             && s.owner == seat
             && s.hull.len() >= 2
-            && s.hull.iter().any(|&c| {
-                matches!(
-                    w.rules.attack_role(c),
-                    Some(AttackRole::Laser | AttackRole::Missile)
-                )
-            })
+            && s.hull.iter().any(|&c| is_fire(&w.rules, c))
     })
 }
 
-/// The abstract actions of `seat` for the decision it owes, into `out`.
+/// The abstract actions of `seat` for the decision it owes, into `out` (cleared first).
 pub fn actions(w: &State, seat: u8, kind: DecisionKind, out: &mut Vec<Action>) {
     out.clear();
     let r = &w.rules;
@@ -246,11 +281,13 @@ pub fn actions(w: &State, seat: u8, kind: DecisionKind, out: &mut Vec<Action>) {
     }
 }
 
-fn split(w: &State, seat: u8, variant: u8) -> Vec<Vec<Card>> {
+fn split_into(w: &State, seat: u8, variant: u8, buf: &mut PlayBuf) {
     let r = &w.rules;
     let (c, _) = w.classes[seat as usize].expect("revealed");
     let n = r.classes[c as usize].ships as usize;
-    let mut hand = w.hands[seat as usize].clone();
+    let hand = &mut buf.sort;
+    hand.clear();
+    hand.extend_from_slice(&w.hands[seat as usize]);
     let group = |c: &Card| -> u8 {
         match r.attack_role(*c) {
             Some(AttackRole::Laser) => 0,
@@ -261,20 +298,21 @@ fn split(w: &State, seat: u8, variant: u8) -> Vec<Vec<Card>> {
             _ => 5,
         }
     };
-    let mut piles = vec![Vec::new(); n];
+    buf.piles.resize_with(n, Vec::new);
+    buf.piles.truncate(n);
+    buf.piles.iter_mut().for_each(Vec::clear);
     if variant == 0 {
         hand.sort_by_key(|c| (group(c), std::cmp::Reverse(c.value())));
-        for (i, c) in hand.into_iter().enumerate() {
-            piles[i % n].push(c);
+        for (i, &c) in hand.iter().enumerate() {
+            buf.piles[i % n].push(c);
         }
     } else {
         hand.sort_by_key(|&c| std::cmp::Reverse(card_utility(r, c)));
-        let per = w.hands[seat as usize].len().div_ceil(n);
-        for (i, c) in hand.into_iter().enumerate() {
-            piles[(i / per).min(n - 1)].push(c);
+        let per = hand.len().div_ceil(n);
+        for (i, &c) in hand.iter().enumerate() {
+            buf.piles[(i / per).min(n - 1)].push(c);
         }
     }
-    piles
 }
 
 /// Damage to send at a ship so that it is likely destroyed: its cards plus a margin for blocks.
@@ -283,47 +321,47 @@ fn kill_need(w: &State, target: u8) -> u32 {
     h + 2 + h / 3
 }
 
-/// Fire plan: lasers and missiles (each ship keeps at least one card) assigned to `targets` in
-/// order, each target getting about what it takes to destroy it ([`kill_need`]) and no more;
-/// with `all`, the cards left over go to the last target too.
-fn fire_orders(w: &State, seat: u8, targets: &[u8], all: bool, out: &mut Vec<AttackOrder>) {
-    let mut cards: Vec<(u8, Card)> = Vec::new();
+/// Fire plan: lasers and missiles (each ship keeps at least one card; ship `skip` does not fire)
+/// assigned to `targets` in order, each target getting about what it takes to destroy it
+/// ([`kill_need`]) and no more; with `all`, the cards left over go to the last target too.
+fn fire_orders(w: &State, seat: u8, all: bool, skip: Option<u8>, buf: &mut PlayBuf) {
+    let pool = &mut buf.pool;
+    pool.clear();
     for s in w.ships.iter().filter(|s| s.alive && s.owner == seat) {
-        let mut firing: Vec<Card> = s
-            .hull
-            .iter()
-            .copied()
-            .filter(|&c| {
-                matches!(
-                    w.rules.attack_role(c),
-                    Some(AttackRole::Laser | AttackRole::Missile)
-                )
-            })
-            .collect();
-        firing.sort_by_key(|c| std::cmp::Reverse(c.value()));
-        firing.truncate(s.hull.len().saturating_sub(1));
-        cards.extend(firing.into_iter().map(|c| (s.id, c)));
+        if Some(s.id) == skip {
+            continue;
+        }
+        let start = pool.len();
+        pool.extend(
+            s.hull
+                .iter()
+                .filter(|&&c| is_fire(&w.rules, c))
+                .map(|&c| (s.id, c)),
+        );
+        pool[start..].sort_by_key(|(_, c)| std::cmp::Reverse(c.value()));
+        pool.truncate(start + (pool.len() - start).min(s.hull.len().saturating_sub(1)));
     }
-    cards.sort_by_key(|(_, c)| std::cmp::Reverse(c.value()));
+    pool.sort_by_key(|(_, c)| std::cmp::Reverse(c.value()));
+    let targets = &buf.targets;
     for (n, &t) in targets.iter().enumerate() {
         let mut need = kill_need(w, t);
-        while need > 0 && !cards.is_empty() {
+        while need > 0 && !pool.is_empty() {
             // The smallest card that finishes the job, else the largest.
-            let i = cards
+            let i = pool
                 .iter()
                 .rposition(|(_, c)| c.value() as u32 >= need)
                 .unwrap_or(0);
-            let (from, card) = cards.remove(i);
+            let (from, card) = pool.remove(i);
             need = need.saturating_sub(card.value() as u32);
-            out.push(AttackOrder {
+            buf.orders.push(AttackOrder {
                 from,
                 card,
                 target: t,
             });
         }
         if all && n + 1 == targets.len() {
-            for (from, card) in cards.drain(..) {
-                out.push(AttackOrder {
+            for (from, card) in pool.drain(..) {
+                buf.orders.push(AttackOrder {
                     from,
                     card,
                     target: t,
@@ -333,19 +371,46 @@ fn fire_orders(w: &State, seat: u8, targets: &[u8], all: bool, out: &mut Vec<Att
     }
 }
 
-/// Enemy ships, fewest cards first (larger ships first on ties).
-pub fn weakest_first(w: &State, seat: u8) -> Vec<u8> {
-    let mut v: Vec<u8> = enemy_ships(w, seat).collect();
-    v.sort_by_key(|&t| {
+/// Enemy ships, fewest cards first (larger ships first on ties), into `out`.
+fn weakest_first_into(w: &State, seat: u8, out: &mut Vec<u8>) {
+    out.clear();
+    out.extend(enemy_ships(w, seat));
+    out.sort_by_key(|&t| {
         let s = &w.ships[t as usize];
         (s.hull.len(), std::cmp::Reverse(s.size))
     });
+}
+
+/// Enemy ships, fewest cards first (larger ships first on ties).
+pub fn weakest_first(w: &State, seat: u8) -> Vec<u8> {
+    let mut v = Vec::new();
+    weakest_first_into(w, seat, &mut v);
     v
 }
 
-/// Turns an abstract action of `seat` into a legal decision in world `w`. Uses only the seat's own
-/// cards and public facts, so at the root it gives the same decision in every sampled world.
+/// Adds one boarding action at `target` from the seat's best-crewed ship, keeping that ship's
+/// club (so it has crew to send) and at least one more card.
+fn add_boarding(w: &State, seat: u8, target: u8, orders: &mut Vec<AttackOrder>) {
+    if let Some((from, card, _)) = boarding_source(w, seat) {
+        orders.retain(|o| o.from != from || o.card != card);
+        orders.push(AttackOrder { from, card, target });
+        let hull = &w.ships[from as usize].hull;
+        let used = orders.iter().filter(|o| o.from == from).count();
+        if used + 1 >= hull.len() {
+            orders.retain(|o| o.from != from || o.card == card);
+        }
+    }
+}
+
+/// Turns an abstract action of `seat` into an owned legal decision in world `w`.
 pub fn concretize(w: &State, seat: u8, action: Action) -> Decision {
+    concretize_into(w, seat, action, &mut PlayBuf::default()).to_decision()
+}
+
+/// Turns an abstract action of `seat` into a legal decision in world `w`, written into `buf`.
+/// Uses only the seat's own cards and public facts, so at the root it gives the same decision in
+/// every sampled world.
+pub fn concretize_into<'b>(w: &State, seat: u8, action: Action, buf: &'b mut PlayBuf) -> Play<'b> {
     let r = &w.rules;
     let util = |c: Card| card_utility(r, c);
     let battle = match w.step {
@@ -361,88 +426,102 @@ pub fn concretize(w: &State, seat: u8, action: Action) -> Decision {
                 .filter(|&c| k.marker.accepts(c))
                 .min_by_key(|&c| util(c))
                 .expect("class offered only with a marker");
-            Decision::Class { class, card }
+            Play::Class { class, card }
         }
-        Action::Split(v) => Decision::Split(split(w, seat, v)),
+        Action::Split(v) => {
+            split_into(w, seat, v, buf);
+            Play::Split(&buf.piles)
+        }
         Action::Discard => {
             let n = match w.pending_for(seat) {
                 Some(DecisionKind::Discard(n)) => n as usize,
                 _ => 0,
             };
-            let mut hand = w.hands[seat as usize].clone();
-            hand.sort_by_key(|&c| util(c));
-            hand.truncate(n);
-            Decision::Discard(hand)
+            buf.cards.clear();
+            buf.cards.extend_from_slice(&w.hands[seat as usize]);
+            buf.cards.sort_by_key(|&c| util(c));
+            buf.cards.truncate(n);
+            Play::Discard(&buf.cards)
         }
-        Action::Hold => Decision::Attack(Vec::new()),
-        Action::Spread => {
-            let mut orders = Vec::new();
-            fire_orders(w, seat, &weakest_first(w, seat), false, &mut orders);
-            Decision::Attack(orders)
+        Action::Hold => {
+            buf.orders.clear();
+            Play::Attack(&buf.orders)
+        }
+        Action::Spread | Action::SpreadBoard(_) => {
+            buf.orders.clear();
+            weakest_first_into(w, seat, &mut buf.targets);
+            let (skip, target) = match action {
+                Action::SpreadBoard(t) => (boarding_source(w, seat).map(|b| b.0), Some(t)),
+                _ => (None, None),
+            };
+            fire_orders(w, seat, false, skip, buf);
+            if let Some(t) = target {
+                add_boarding(w, seat, t, &mut buf.orders);
+            }
+            Play::Attack(&buf.orders)
         }
         Action::Fire(t) | Action::FireAll(t) | Action::Board(t) | Action::FireBoard(t) => {
-            let mut orders = Vec::new();
+            buf.orders.clear();
+            buf.targets.clear();
+            buf.targets.push(t);
             if matches!(action, Action::Fire(_) | Action::FireBoard(_)) {
-                fire_orders(w, seat, &[t], false, &mut orders);
+                fire_orders(w, seat, false, None, buf);
             }
             if let Action::FireAll(_) = action {
-                fire_orders(w, seat, &[t], true, &mut orders);
+                fire_orders(w, seat, true, None, buf);
             }
             if matches!(action, Action::Board(_) | Action::FireBoard(_)) {
-                if let Some((from, card, _)) = boarding_source(w, seat) {
-                    orders.retain(|o| o.from != from || o.card != card);
-                    orders.push(AttackOrder {
-                        from,
-                        card,
-                        target: t,
-                    });
-                    let hull = &w.ships[from as usize].hull;
-                    let used = orders.iter().filter(|o| o.from == from).count();
-                    if used + 1 >= hull.len() {
-                        orders.retain(|o| o.from != from || o.card == card);
-                    }
-                }
+                add_boarding(w, seat, t, &mut buf.orders);
             }
-            Decision::Attack(orders)
+            Play::Attack(&buf.orders)
         }
-        Action::Defend(s) => Decision::Defend(s),
-        Action::Resolve(card, from) => Decision::Resolve { card, from },
+        Action::Defend(s) => Play::Defend(s),
+        Action::Resolve(card, from) => Play::Resolve { card, from },
         Action::BlockCheap | Action::BlockKeepEcm => {
             let Some(BattleStep::Block(a)) = battle.map(|b| b.step) else {
-                return Decision::Block(Vec::new());
+                buf.cards.clear();
+                return Play::Block(&buf.cards);
             };
             let role = r.attack_role(a.card).expect("attack");
-            let avail: Vec<Card> = w.ships[a.target as usize]
-                .hull
-                .iter()
-                .copied()
-                .filter(|&c| r.blocks(c, role))
-                .collect();
-            let set = if action == Action::BlockKeepEcm {
-                reaching_set(&avail, a.card.value(), |c| {
-                    util(c) + if r.blocks_missile[c.index()] { 20 } else { 0 }
-                })
+            buf.sort.clear();
+            buf.sort.extend(
+                w.ships[a.target as usize]
+                    .hull
+                    .iter()
+                    .copied()
+                    .filter(|&c| r.blocks(c, role)),
+            );
+            let avail = std::mem::take(&mut buf.sort);
+            if action == Action::BlockKeepEcm {
+                let cost = |c: Card| util(c) + if r.blocks_missile[c.index()] { 20 } else { 0 };
+                reaching_set_into(&avail, a.card.value(), &cost, &mut buf.cards, &mut buf.best);
             } else {
-                reaching_set(&avail, a.card.value(), |c| c.value() as i32)
-            };
-            Decision::Block(set)
+                let cost = |c: Card| c.value() as i32;
+                reaching_set_into(&avail, a.card.value(), &cost, &mut buf.cards, &mut buf.best);
+            }
+            buf.sort = avail;
+            Play::Block(&buf.cards)
         }
         Action::LoseCheap | Action::LoseKeepDefence => {
             let Some(BattleStep::Lose { attack, count }) = battle.map(|b| b.step) else {
-                return Decision::Lose(Vec::new());
+                buf.cards.clear();
+                return Play::Lose(&buf.cards);
             };
-            let mut hull = w.ships[attack.target as usize].hull.clone();
+            buf.cards.clear();
+            buf.cards
+                .extend_from_slice(&w.ships[attack.target as usize].hull);
             if action == Action::LoseCheap {
-                hull.sort_by_key(|&c| util(c));
+                buf.cards.sort_by_key(|&c| util(c));
             } else {
-                hull.sort_by_key(|&c| (r.blocks_laser[c.index()] || r.is_crew(c), util(c)));
+                buf.cards
+                    .sort_by_key(|&c| (r.blocks_laser[c.index()] || r.is_crew(c), util(c)));
             }
-            hull.truncate(count as usize);
-            Decision::Lose(hull)
+            buf.cards.truncate(count as usize);
+            Play::Lose(&buf.cards)
         }
         Action::CrewHigh | Action::CrewLow => {
             let Some(BattleStep::Crew(a)) = battle.map(|b| b.step) else {
-                return Decision::Crew(Card::JOKER);
+                return Play::Crew(Card::JOKER);
             };
             let clubs = w.ships[a.from as usize]
                 .hull
@@ -454,19 +533,26 @@ pub fn concretize(w: &State, seat: u8, action: Action) -> Decision {
             } else {
                 clubs.min_by_key(|c| c.value())
             };
-            Decision::Crew(c.unwrap_or(Card::JOKER))
+            Play::Crew(c.unwrap_or(Card::JOKER))
         }
         Action::Repel => {
             let Some(BattleStep::Repel { attack, crew }) = battle.map(|b| b.step) else {
-                return Decision::Repel(Vec::new());
+                buf.cards.clear();
+                return Play::Repel(&buf.cards);
             };
-            let avail: Vec<Card> = w.ships[attack.target as usize]
-                .hull
-                .iter()
-                .copied()
-                .filter(|&c| r.is_crew(c))
-                .collect();
-            Decision::Repel(reaching_set(&avail, crew.value(), |c| c.value() as i32))
+            buf.sort.clear();
+            buf.sort.extend(
+                w.ships[attack.target as usize]
+                    .hull
+                    .iter()
+                    .copied()
+                    .filter(|&c| r.is_crew(c)),
+            );
+            let avail = std::mem::take(&mut buf.sort);
+            let cost = |c: Card| c.value() as i32;
+            reaching_set_into(&avail, crew.value(), &cost, &mut buf.cards, &mut buf.best);
+            buf.sort = avail;
+            Play::Repel(&buf.cards)
         }
     }
 }

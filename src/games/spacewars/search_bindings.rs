@@ -1,0 +1,169 @@
+//! Space Wars behind [`HiddenInfo`], the trait of the searches for games of imperfect information
+//! ([`crate::search::ismcts`]): worlds are sampled from one seat's [`Observation`] by the
+//! [`Determinizer`], the actions are the [`abstraction`](super::abstraction)'s, decisions are
+//! played into reused buffers, and playouts follow the heuristic player with a few random
+//! decisions up to a horizon.
+
+use std::sync::Arc;
+
+use rand::Rng;
+
+use super::abstraction::{actions, concretize_into, Action, PlayBuf};
+use super::heuristic;
+use super::observation::Observation;
+use super::random;
+use super::ruleset::Ruleset;
+use super::sampling::Determinizer;
+use super::state::State;
+use crate::search::ismcts::{HiddenInfo, SearchRng};
+
+/// Rounds a playout runs by default before the position is scored.
+pub const PLAYOUT_ROUNDS: u16 = 8;
+/// Default probability of a random decision in playouts.
+pub const PLAYOUT_EPSILON: f64 = 0.1;
+
+/// One seat's search problem: the observation's worlds and the buffers to play them.
+pub struct SpaceWarsSearch {
+    det: Determinizer,
+    observer: u8,
+    players: usize,
+    buf: PlayBuf,
+    pend: Vec<(u8, super::DecisionKind)>,
+    /// Rounds a playout runs before the position is scored by [`evaluate`].
+    pub playout_rounds: u16,
+    /// Probability of a random decision in playouts.
+    pub playout_eps: f64,
+}
+
+impl SpaceWarsSearch {
+    /// The search problem of the observing seat; `Err` for an observation no seat could see.
+    pub fn new(obs: &Observation, rules: &Arc<Ruleset>) -> Result<SpaceWarsSearch, String> {
+        Ok(SpaceWarsSearch {
+            det: Determinizer::new(obs, rules)?,
+            observer: obs.seat(),
+            players: obs.players(),
+            buf: PlayBuf::default(),
+            pend: Vec::new(),
+            playout_rounds: PLAYOUT_ROUNDS,
+            playout_eps: PLAYOUT_EPSILON,
+        })
+    }
+
+    /// A world with the observer's own cards and the public facts in place (hidden cards are
+    /// placeholders): enough to turn the observer's actions into decisions, which read nothing
+    /// else.
+    pub fn template(&self) -> &State {
+        self.det.template()
+    }
+
+    fn play(&mut self, w: &mut State, seat: u8, a: Action) {
+        let p = concretize_into(w, seat, a, &mut self.buf);
+        debug_assert!(
+            w.check_play(seat, p).is_ok(),
+            "{a:?} gave an illegal {p:?}: {:?}",
+            w.check_play(seat, p)
+        );
+        w.play_unchecked(seat, p);
+    }
+}
+
+/// Evaluation of an unfinished world for each seat: its share of all hull cards and ships (each
+/// living ship counts its cards plus 2).
+pub fn evaluate(w: &State, rewards: &mut [f32]) {
+    rewards.iter_mut().for_each(|r| *r = 0.0);
+    let mut total = 0.0;
+    for s in w.ships.iter().filter(|s| s.alive) {
+        let v = s.hull.len() as f32 + 2.0;
+        rewards[s.owner as usize] += v;
+        total += v;
+    }
+    if total > 0.0 {
+        rewards.iter_mut().for_each(|r| *r /= total);
+    }
+}
+
+impl HiddenInfo for SpaceWarsSearch {
+    type World = State;
+    type Action = Action;
+
+    fn seats(&self) -> usize {
+        self.players
+    }
+
+    fn observer(&self) -> usize {
+        self.observer as usize
+    }
+
+    fn sample(&mut self, rng: &mut SearchRng, world: &mut State) {
+        self.det.sample_into(rng, world);
+    }
+
+    fn deciders(&self, w: &State, out: &mut Vec<usize>) {
+        out.clear();
+        out.extend(
+            (0..w.players)
+                .filter(|&s| w.pending_for(s).is_some())
+                .map(usize::from),
+        );
+    }
+
+    fn actions(&mut self, w: &State, seat: usize, out: &mut Vec<Action>) {
+        match w.pending_for(seat as u8) {
+            Some(kind) => actions(w, seat as u8, kind, out),
+            None => out.clear(),
+        }
+    }
+
+    fn apply(&mut self, w: &mut State, joint: &[(usize, Action)], _: &mut SearchRng) {
+        for &(seat, a) in joint {
+            self.play(w, seat as u8, a);
+        }
+    }
+
+    fn rewards(&self, w: &State, out: &mut [f32]) -> bool {
+        match w.outcome() {
+            Some(o) => {
+                for (s, r) in out.iter_mut().enumerate() {
+                    *r = o.reward(s as u8);
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn policy(&mut self, w: &State, seat: usize, _: &mut SearchRng) -> Action {
+        let kind = w
+            .pending_for(seat as u8)
+            .expect("policy asked for a decider");
+        heuristic::action(w, seat as u8, kind)
+    }
+
+    fn playout(&mut self, w: &mut State, rng: &mut SearchRng, out: &mut [f32]) {
+        let stop_round = w.round.saturating_add(self.playout_rounds);
+        loop {
+            if self.rewards(w, out) {
+                return;
+            }
+            if w.round > stop_round {
+                break;
+            }
+            w.pending(&mut self.pend);
+            if self.pend.is_empty() {
+                break;
+            }
+            for i in 0..self.pend.len() {
+                let (seat, kind) = self.pend[i];
+                if self.playout_eps > 0.0 && rng.gen_bool(self.playout_eps) {
+                    let p = random::decide_into(w, seat, kind, rng, &mut self.buf);
+                    debug_assert!(w.check_play(seat, p).is_ok(), "random gave {p:?}");
+                    w.play_unchecked(seat, p);
+                } else {
+                    let a = heuristic::action(w, seat, kind);
+                    self.play(w, seat, a);
+                }
+            }
+        }
+        evaluate(w, out);
+    }
+}
