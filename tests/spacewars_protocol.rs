@@ -80,8 +80,13 @@ impl Drop for Engine {
 fn handshake_and_options() {
     let mut e = Engine::start();
     let r = e.ask("uci");
-    assert_eq!(r.first().unwrap(), "id name space-wars 0.1");
+    assert!(r[0].starts_with("id name Orrery Space Wars "), "{r:?}");
+    assert_eq!(r[1], "id author the Orrery authors");
     assert_eq!(r.last().unwrap(), "uciok");
+    for option in ["Hash", "Move Overhead", "Player", "Seed", "Iterations"] {
+        let head = format!("option name {option} type ");
+        assert!(r.iter().any(|l| l.starts_with(&head)), "{option}: {r:?}");
+    }
     assert!(r
         .iter()
         .any(|l| l.starts_with("option name Player type combo")));
@@ -197,12 +202,19 @@ fn isready_and_stop_during_a_search() {
     e.send("isready");
     let r = e.until("readyok");
     assert!(!r.iter().any(|l| l.starts_with("bestmove")), "{r:?}");
-    let r = e.ask("go seat 2 nodes 5");
+    // A `go` during the search stops it: both get their `bestmove`, in order.
+    e.send("go seat 2 nodes 5");
+    let first = e.until("bestmove");
     assert!(
-        r.iter()
-            .any(|l| l == "info string error: already searching"),
-        "{r:?}"
+        first.last().unwrap().starts_with("bestmove class "),
+        "{first:?}"
     );
+    let second = e.until("bestmove");
+    assert!(
+        second.last().unwrap().starts_with("bestmove class "),
+        "{second:?}"
+    );
+    e.send("go seat 1 infinite");
     e.send("stop");
     let r = e.until("bestmove");
     assert!(r.last().unwrap().starts_with("bestmove class "), "{r:?}");

@@ -7,7 +7,7 @@ use std::sync::mpsc;
 use std::sync::Arc;
 
 use super::cecp_session::CecpSession;
-use super::game::EngineGame;
+use super::game::{EngineGame, LoopEngine};
 use super::input::{spawn_reader, InputEvent};
 use super::lex::{head, CommandError};
 use super::output::Output;
@@ -31,7 +31,7 @@ pub(crate) enum Flow {
 }
 
 /// One protocol dialect on top of the shared [`Core`].
-pub(crate) trait Dialect<G: EngineGame> {
+pub(crate) trait Dialect<G: LoopEngine> {
     /// A parsed command.
     type Command;
     /// Parses a trimmed, non-empty line.
@@ -43,7 +43,7 @@ pub(crate) trait Dialect<G: EngineGame> {
     /// Runs a command.
     fn execute(&mut self, cmd: Self::Command, line: &str, core: &mut Core<G>) -> Flow;
     /// Handles the end of a search (prints the move).
-    fn search_done(&mut self, pos: G::Position, best: Option<G::Move>, core: &mut Core<G>);
+    fn search_done(&mut self, pos: G::Position, best: Option<G::Answer>, core: &mut Core<G>);
 }
 
 enum Pending<C> {
@@ -52,13 +52,13 @@ enum Pending<C> {
     Eof,
 }
 
-struct Driver<G: EngineGame, D: Dialect<G>> {
+struct Driver<G: LoopEngine, D: Dialect<G>> {
     core: Core<G>,
     dialect: D,
     deferred: VecDeque<Pending<D::Command>>,
 }
 
-impl<G: EngineGame, D: Dialect<G>> Driver<G, D> {
+impl<G: LoopEngine, D: Dialect<G>> Driver<G, D> {
     fn line(&mut self, line: Result<String, CommandError>) -> Flow {
         match line {
             Ok(l) if l.is_empty() => Flow::Continue,
@@ -172,26 +172,43 @@ pub fn run<G: EngineGame>(
     let core = Core::new(game, out, tx);
     let is_xboard = first.as_deref().map(|l| head(l).0) == Some("xboard");
     if is_xboard {
-        match CecpSession::new(&core) {
-            Ok(dialect) => Driver {
-                core,
-                dialect,
-                deferred: VecDeque::new(),
-            }
-            .run(&rx, first),
-            Err(e) => log::error!("cannot start: {e}"),
-        }
+        drive(core, CecpSession::new, &rx, first);
     } else {
-        match UciSession::new(&core) {
-            Ok(dialect) => Driver {
-                core,
-                dialect,
-                deferred: VecDeque::new(),
-            }
-            .run(&rx, first),
-            Err(e) => log::error!("cannot start: {e}"),
-        }
+        drive(core, UciSession::new, &rx, first);
     }
+}
+
+/// Starts a dialect on the core and runs the loop until `quit` or end of input.
+fn drive<G: LoopEngine, D: Dialect<G>>(
+    core: Core<G>,
+    dialect: impl FnOnce(&Core<G>) -> Result<D, String>,
+    rx: &mpsc::Receiver<Event<G>>,
+    first: Option<String>,
+) {
+    match dialect(&core) {
+        Ok(dialect) => Driver {
+            core,
+            dialect,
+            deferred: VecDeque::new(),
+        }
+        .run(rx, first),
+        Err(e) => log::error!("cannot start: {e}"),
+    }
+}
+
+/// Runs an engine over its own dialect (one that is neither UCI nor CECP, e.g. Space Wars's) on
+/// the same loop: bounded UTF-8 lines, commands answered during a search, one answer per search,
+/// end of input as `quit` once a running search has answered (an infinite one is stopped).
+pub(crate) fn run_dialect<G: LoopEngine, D: Dialect<G>>(
+    game: G,
+    dialect: impl FnOnce(&Core<G>) -> Result<D, String>,
+    input: impl BufRead + Send + 'static,
+    output: impl Write + Send + 'static,
+) {
+    let (tx, rx) = mpsc::channel::<Event<G>>();
+    spawn_reader(input, tx.clone(), Event::<G>::Input);
+    let out = Arc::new(Output::new(output));
+    drive(Core::new(game, out, tx), dialect, &rx, None);
 }
 
 /// Runs an engine on the process's stdin and stdout.

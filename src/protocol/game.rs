@@ -259,6 +259,76 @@ pub trait EngineGame: Send + 'static {
     }
 }
 
+/// What the engine loop itself needs from an engine, whatever its dialect: its name and options,
+/// a new game, and a search that runs on its own thread from a `Position` to an `Answer`.
+///
+/// Every [`EngineGame`] is one (its answer is a move); an engine whose dialect is not the board
+/// games' (Space Wars: the engine gets an observation and owes a decision) implements this trait
+/// directly and brings its own dialect to [`run_dialect`](super::engine_loop::run_dialect).
+pub trait LoopEngine: Send + 'static {
+    /// What a search starts from.
+    type Position: Clone + Send + 'static;
+    /// What a search returns.
+    type Answer: Send + 'static;
+    /// Engine name for `id name`.
+    fn loop_name(&self) -> String;
+    /// Author for `id author`.
+    fn loop_author(&self) -> String;
+    /// Variant names (the first is the default); may be empty for a dialect without variants.
+    fn loop_variants(&self) -> Vec<String>;
+    /// Game-specific options.
+    fn loop_options(&self) -> Vec<EngineOption>;
+    /// Sets a game-specific option (value already checked and canonical).
+    fn loop_set_option(&mut self, name: &str, value: &str) -> Result<(), String>;
+    /// Resizes the search's memory to `mib` MiB (`Hash`); on failure keeps the old size.
+    fn loop_set_hash(&mut self, mib: usize) -> Result<(), String>;
+    /// A new game starts: forget what was learnt about the last one.
+    fn loop_new_game(&mut self);
+    /// Searches `pos` within `limits` until done or `stop` is set; `None` when there is no answer.
+    fn loop_search(
+        &mut self,
+        pos: &Self::Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(SearchReport),
+    ) -> Option<Self::Answer>;
+}
+
+impl<G: EngineGame> LoopEngine for G {
+    type Position = G::Position;
+    type Answer = G::Move;
+    fn loop_name(&self) -> String {
+        self.engine_name()
+    }
+    fn loop_author(&self) -> String {
+        self.engine_author()
+    }
+    fn loop_variants(&self) -> Vec<String> {
+        self.variants()
+    }
+    fn loop_options(&self) -> Vec<EngineOption> {
+        self.options()
+    }
+    fn loop_set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        self.set_option(name, value)
+    }
+    fn loop_set_hash(&mut self, mib: usize) -> Result<(), String> {
+        self.set_hash(mib)
+    }
+    fn loop_new_game(&mut self) {
+        self.new_game()
+    }
+    fn loop_search(
+        &mut self,
+        pos: &G::Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(SearchReport),
+    ) -> Option<G::Move> {
+        self.search(pos, limits, stop, report)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

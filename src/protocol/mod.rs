@@ -19,9 +19,13 @@ mod uci_session;
 
 pub use cecp_session::DEFAULT_MOVE_TIME;
 pub use engine_loop::{run, run_stdio};
-pub use game::{EngineGame, EngineOption, GameOutcome, OptionKind, ReportScore, SearchReport};
+pub(crate) use engine_loop::{run_dialect, Dialect, Flow, WhenBusy};
+pub use game::{
+    EngineGame, EngineOption, GameOutcome, LoopEngine, OptionKind, ReportScore, SearchReport,
+};
 pub use input::MAX_LINE;
 pub use lex::CommandError;
 pub use memory::hash_max_mib;
+pub(crate) use session::{idle, Core};
 pub use session::{DEFAULT_HASH_MIB, DEFAULT_OVERHEAD_MS, HASH, MOVE_OVERHEAD};
 pub use uci_session::UCI_VARIANT;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use super::game::{EngineGame, EngineOption, OptionKind, SearchReport};
+use super::game::{EngineOption, LoopEngine, OptionKind, SearchReport};
 use super::input::InputEvent;
 use super::lex::CommandError;
 use super::output::Output;
@@ -27,17 +27,17 @@ pub const DEFAULT_OVERHEAD_MS: u64 = 30;
 pub(crate) type ReportFormat = Box<dyn Fn(&SearchReport) -> Option<String> + Send>;
 
 /// A search that ended: the engine comes back with the position it searched and its choice.
-pub(crate) struct Finished<G: EngineGame> {
+pub(crate) struct Finished<G: LoopEngine> {
     /// The engine, returned from the search thread.
     pub game: G,
     /// The position that was searched.
     pub pos: G::Position,
     /// The move found, `None` when there was none.
-    pub best: Option<G::Move>,
+    pub best: Option<G::Answer>,
 }
 
 /// What the loop waits for: an input line or the end of a search.
-pub(crate) enum Event<G: EngineGame> {
+pub(crate) enum Event<G: LoopEngine> {
     /// From the input thread.
     Input(InputEvent),
     /// From the search thread.
@@ -50,7 +50,7 @@ struct Running {
 }
 
 /// The state both dialects share.
-pub(crate) struct Core<G: EngineGame> {
+pub(crate) struct Core<G: LoopEngine> {
     /// The engine while idle; `None` while it is lent to the search thread.
     pub game: Option<G>,
     /// Where replies go.
@@ -77,17 +77,17 @@ pub(crate) fn idle<G>(game: &mut Option<G>) -> Result<&mut G, CommandError> {
         .ok_or_else(|| CommandError::new("a search is running"))
 }
 
-impl<G: EngineGame> Core<G> {
+impl<G: LoopEngine> Core<G> {
     /// Wraps an engine; finished searches are announced through `done`.
     pub(crate) fn new(mut game: G, out: Arc<Output>, done: Sender<Event<G>>) -> Self {
-        if let Err(e) = game.set_hash(DEFAULT_HASH_MIB) {
+        if let Err(e) = game.loop_set_hash(DEFAULT_HASH_MIB) {
             log::error!("cannot set the default hash size: {e}");
         }
         Core {
-            name: game.engine_name(),
-            author: game.engine_author(),
-            variants: game.variants(),
-            game_options: game.options(),
+            name: game.loop_name(),
+            author: game.loop_author(),
+            variants: game.loop_variants(),
+            game_options: game.loop_options(),
             game: Some(game),
             out,
             stop: Arc::new(AtomicBool::new(false)),
@@ -159,14 +159,14 @@ impl<G: EngineGame> Core<G> {
                     )));
                 }
             }
-            game.set_hash(mib).map_err(|e| {
+            game.loop_set_hash(mib).map_err(|e| {
                 CommandError::new(format!("{e}; the table stays at {} MiB", self.hash_mib))
             })?;
             self.hash_mib = mib;
         } else if opt.name == MOVE_OVERHEAD {
             self.overhead = Duration::from_millis(value.parse().unwrap_or(DEFAULT_OVERHEAD_MS));
         } else {
-            game.set_option(&opt.name, &value)
+            game.loop_set_option(&opt.name, &value)
                 .map_err(CommandError::new)?;
         }
         Ok(())
@@ -213,7 +213,7 @@ impl<G: EngineGame> Core<G> {
                     }
                 };
                 let best = catch_unwind(AssertUnwindSafe(|| {
-                    game.search(&pos, &limits, &stop, &mut report)
+                    game.loop_search(&pos, &limits, &stop, &mut report)
                 }))
                 .unwrap_or_else(|_| {
                     log::error!("the search panicked; answering without a move");
@@ -233,7 +233,7 @@ impl<G: EngineGame> Core<G> {
     }
 
     /// Takes the engine back from a finished search; returns the searched position and the move.
-    pub(crate) fn finish(&mut self, finished: Finished<G>) -> (G::Position, Option<G::Move>) {
+    pub(crate) fn finish(&mut self, finished: Finished<G>) -> (G::Position, Option<G::Answer>) {
         if let Some(r) = self.running.take() {
             if r.handle.join().is_err() {
                 log::error!("the search thread ended abnormally");

@@ -338,15 +338,28 @@ pub fn play_game(s: &GameSettings, job: &GameJob) -> Result<GameRecord, String> 
 }
 
 /// Replays a record with the rules core: every recorded decision must be accepted, and the
-/// game must end as recorded (by rule, or by the recorded fault / adjudication). Returns the
-/// replayed final position.
+/// game must end as recorded (by rule, or by the recorded fault / adjudication). A Space Wars
+/// record that reveals its deal is replayed from the deal alone (no seed) and its event log must
+/// come out event by event. Returns the replayed final position.
 pub fn replay(rec: &GameRecord) -> Result<String, String> {
     let kind = GameKind::parse(&rec.game)?;
     if kind == GameKind::SpiderChess {
         super::spider_game::register_recorded(&rec.extra)?;
     }
+    if kind == GameKind::SpaceWars && rec.extra.get("deal").is_some_and(|d| !d.is_null()) {
+        let mut game = super::spacewars_game::SpaceWarsGame::from_record(&rec.extra)?;
+        replay_moves(&mut game, rec)?;
+        game.check_record(&rec.extra)?;
+        return replay_end(&game, rec);
+    }
     let start = (!rec.standard_start).then_some(rec.start.as_str());
     let mut game = kind.new_game(rec.setup.as_deref(), start, rec.block_seed)?;
+    replay_moves(game.as_mut(), rec)?;
+    replay_end(game.as_ref(), rec)
+}
+
+/// Plays a record's decisions, simultaneous ones together.
+fn replay_moves(game: &mut dyn DynGame, rec: &GameRecord) -> Result<(), String> {
     let mut i = 0;
     while i < rec.moves.len() {
         let deciders = game.to_decide();
@@ -367,6 +380,11 @@ pub fn replay(rec: &GameRecord) -> Result<String, String> {
         }
         i += batch.len();
     }
+    Ok(())
+}
+
+/// Checks that a replayed game ended as the record says; returns its final position.
+fn replay_end(game: &dyn DynGame, rec: &GameRecord) -> Result<String, String> {
     match game.outcome() {
         Some(o) => {
             if o.ranks != rec.ranks {

@@ -1,14 +1,17 @@
 //! Space Wars for the referee: the spacewars rules core ([`crate::games::spacewars`]) behind
 //! [`RefereeGame`]. The referee deals from the block's seed, keeps the hidden state, and sends
 //! each seat only its own observation (the events it may see, then its `position` line); after
-//! the game the record reveals the seed and every hand.
+//! the game the record reveals the seed, every hand, the whole deal (hands and draw pile), each
+//! reshuffle's order and the event log, so that the game replays from the record's own content
+//! (`orrery replay`, or any program that knows only the rule book) without the random generator.
 
 use std::cell::RefCell;
+use std::sync::Arc;
 
-use serde_json::json;
+use serde_json::{json, Value};
 
 use crate::games::spacewars::wire::{checked_decision, format_decision, lines_for_seat};
-use crate::games::spacewars::{Decision, Outcome as SwOutcome, State};
+use crate::games::spacewars::{Card, Deal, Decision, Outcome as SwOutcome, Ruleset, State};
 
 use super::clock::GoStyle;
 use super::game_adapter::{Outcome, RefereeGame, Refusal};
@@ -47,6 +50,110 @@ impl SpaceWarsGame {
     /// The deal seed.
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// A game from what a record reveals (`extra.deal`: the hands and the draw pile, top first;
+    /// `extra.reshuffles`: each reshuffle's new draw pile, top first), with no random generator:
+    /// replaying the record's decisions on it must give the recorded game.
+    pub fn from_record(extra: &Value) -> Result<Self, String> {
+        fn cards(v: Option<&Value>, what: &str) -> Result<Vec<Card>, String> {
+            v.and_then(Value::as_array)
+                .ok_or(format!("record: {what} is missing or not a list"))?
+                .iter()
+                .map(|c| {
+                    c.as_str()
+                        .ok_or(format!("record: {what} holds a card that is not text"))?
+                        .parse::<Card>()
+                        .map_err(|e| format!("record: {what}: {e}"))
+                })
+                .collect()
+        }
+        let deal = extra.get("deal").ok_or("record: no deal")?;
+        let hands = deal
+            .get("hands")
+            .and_then(Value::as_array)
+            .ok_or("record: the deal has no hands")?
+            .iter()
+            .enumerate()
+            .map(|(i, h)| cards(Some(h), &format!("hand {}", i + 1)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let draw = cards(deal.get("draw"), "the draw pile")?;
+        let reshuffles = match extra.get("reshuffles") {
+            None => Vec::new(),
+            Some(r) => r
+                .as_array()
+                .ok_or("record: reshuffles is not a list")?
+                .iter()
+                .enumerate()
+                .map(|(i, o)| cards(Some(o), &format!("reshuffle {}", i + 1)))
+                .collect::<Result<Vec<_>, _>>()?,
+        };
+        let deal = Deal {
+            hands,
+            draw,
+            reshuffles,
+        };
+        let mut state = State::from_deal(Arc::new(Ruleset::default()), &deal)
+            .map_err(|e| format!("record: {e}"))?;
+        state.enable_log();
+        let players = deal.hands.len();
+        Ok(SpaceWarsGame {
+            state,
+            players,
+            seed: extra.get("seed").and_then(Value::as_u64).unwrap_or(0),
+            decisions: Vec::new(),
+            sent: RefCell::new(vec![0; players]),
+        })
+    }
+
+    /// Every event so far, with all cards shown (the record's `extra.events`).
+    pub fn event_lines(&self) -> Vec<String> {
+        let rules = self.state.rules();
+        self.state
+            .events()
+            .iter()
+            .map(|e| e.line_all(rules))
+            .collect()
+    }
+
+    /// Checks a game replayed [`from_record`](SpaceWarsGame::from_record) against the record:
+    /// every reshuffle order fitted the discard pile and was used, and the event log (every card
+    /// dealt and drawn, every attack, block, loss, capture) is the record's, event by event.
+    pub fn check_record(&self, extra: &Value) -> Result<(), String> {
+        if let Some(e) = self.state.deck_error() {
+            return Err(e.to_string());
+        }
+        let used = self.state.deal().map_or(0, |d| d.reshuffles.len());
+        let recorded = extra
+            .get("reshuffles")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
+        if used != recorded {
+            return Err(format!(
+                "the game reshuffled {used} times, the record orders {recorded} reshuffles"
+            ));
+        }
+        let ours = self.event_lines();
+        let theirs = extra
+            .get("events")
+            .and_then(Value::as_array)
+            .ok_or("record: no event log")?;
+        for (i, (a, b)) in ours.iter().zip(theirs).enumerate() {
+            if b.as_str() != Some(a.as_str()) {
+                return Err(format!(
+                    "event {}: replayed '{a}', the record says {b}",
+                    i + 1
+                ));
+            }
+        }
+        if ours.len() != theirs.len() {
+            return Err(format!(
+                "{} events replayed, the record has {}",
+                ours.len(),
+                theirs.len()
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -118,11 +225,19 @@ impl RefereeGame for SpaceWarsGame {
         let hands: Vec<Vec<String>> = (0..self.players)
             .map(|s| self.state.hand(s).iter().map(|c| c.to_string()).collect())
             .collect();
+        let texts = |cs: &[Card]| cs.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+        let deal = self.state.deal();
         json!({
             "seed": self.seed,
             "players": self.players,
             "final_hands": hands,
-            "draw_pile": self.state.draw_pile().iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+            "draw_pile": texts(self.state.draw_pile()),
+            "deal": deal.map(|d| json!({
+                "hands": d.hands.iter().map(|h| texts(h)).collect::<Vec<_>>(),
+                "draw": texts(&d.draw),
+            })),
+            "reshuffles": deal.map(|d| d.reshuffles.iter().map(|o| texts(o)).collect::<Vec<_>>()),
+            "events": self.event_lines(),
         })
     }
 }

@@ -174,6 +174,38 @@ impl Session<'_> {
         Ok(got)
     }
 
+    /// Sends every case of the session's dialect, each followed by a sync; returns how many ran
+    /// and the failures (a case without exactly one error reply, or a reply to a silent one).
+    fn cases(&mut self, cases: &[BadLine]) -> (usize, Vec<String>) {
+        let mut failures = Vec::new();
+        let mut ran = 0;
+        let dialect = self.dialect;
+        for case in cases.iter().filter(|c| c.applies(dialect)) {
+            ran += 1;
+            let mut bytes = case.bytes.clone();
+            bytes.push(b'\n');
+            self.io.send_raw(&bytes);
+            let got = match self.sync() {
+                Ok(g) => g,
+                Err(e) => {
+                    failures.push(format!("line {} '{}': {e}", case.number, case.source));
+                    break;
+                }
+            };
+            let ok = match case.expect {
+                Expect::Error => got.len() == 1 && is_error(dialect, &got[0]),
+                Expect::Silent => got.is_empty(),
+            };
+            if !ok {
+                failures.push(format!(
+                    "line {} '{}': expected {:?}, got {got:?}",
+                    case.number, case.source, case.expect
+                ));
+            }
+        }
+        (ran, failures)
+    }
+
     /// Root moves and counts from `perft 1`, as printed.
     fn perft1(&mut self) -> Result<Vec<String>, String> {
         self.io.send(match self.dialect {
@@ -231,31 +263,7 @@ pub fn check(io: &mut EngineIo, dialect: Dialect, cases: &[BadLine]) -> Result<u
     }
     let witness = s.perft1()?;
 
-    let mut failures = Vec::new();
-    let mut ran = 0;
-    for case in cases.iter().filter(|c| c.applies(dialect)) {
-        ran += 1;
-        let mut bytes = case.bytes.clone();
-        bytes.push(b'\n');
-        s.io.send_raw(&bytes);
-        let got = match s.sync() {
-            Ok(g) => g,
-            Err(e) => {
-                failures.push(format!("line {} '{}': {e}", case.number, case.source));
-                break;
-            }
-        };
-        let ok = match case.expect {
-            Expect::Error => got.len() == 1 && is_error(dialect, &got[0]),
-            Expect::Silent => got.is_empty(),
-        };
-        if !ok {
-            failures.push(format!(
-                "line {} '{}': expected {:?}, got {got:?}",
-                case.number, case.source, case.expect
-            ));
-        }
-    }
+    let (ran, mut failures) = s.cases(cases);
 
     // Nothing changed, and the engine still plays.
     let after = s.perft1()?;
@@ -302,4 +310,60 @@ pub fn check(io: &mut EngineIo, dialect: Dialect, cases: &[BadLine]) -> Result<u
 /// Waits a little for stray output (used after the last case by callers that want to be sure).
 pub fn quiet_for(io: &mut EngineIo, wait: Duration) -> Vec<String> {
     io.try_until(wait, |_| false).unwrap_or_else(|g| g)
+}
+
+/// Runs every UCI-dialect case against a `space-wars` engine behind `io`: the same loop must give
+/// each bad line exactly one error (or none for blank lines) in the Space Wars dialect too. The
+/// state is a local table (`newgame 2 5`) one decision in; its `show` lines are the witness that
+/// nothing changed, and the engine must still decide legally afterwards.
+pub fn check_space_wars(io: &mut EngineIo, cases: &[BadLine]) -> Result<usize, String> {
+    let mut s = Session {
+        io,
+        dialect: Dialect::Uci,
+        pings: 0,
+    };
+    s.io.send("uci");
+    s.io.try_until(PATIENCE, |l| l == "uciok")
+        .map_err(|g| format!("no uciok: {g:?}"))?;
+    s.io.send("setoption name Player value heuristic");
+    s.io.send("newgame 2 5");
+    s.sync()?;
+    s.io.send("go seat 1");
+    let got =
+        s.io.try_until(PATIENCE, |l| l.starts_with("bestmove "))
+            .map_err(|g| format!("no bestmove for seat 1: {g:?}"))?;
+    let first = got.last().map(|l| l["bestmove ".len()..].to_string());
+    s.io.send(&format!("play 1 {}", first.unwrap_or_default()));
+    let played = s.sync()?;
+    if played.iter().any(|l| is_error(Dialect::Uci, l)) {
+        return Err(format!("seat 1's decision was refused: {played:?}"));
+    }
+    let witness = |s: &mut Session| -> Result<Vec<String>, String> {
+        s.io.send("show 1");
+        s.io.send("show 2");
+        s.sync()
+    };
+    let before = witness(&mut s)?;
+    let (ran, mut failures) = s.cases(cases);
+    let after = witness(&mut s)?;
+    if after != before {
+        failures.push(format!("state changed: {before:?}, now {after:?}"));
+    }
+    s.io.send("go seat 2");
+    let got =
+        s.io.try_until(PATIENCE, |l| l.starts_with("bestmove "))
+            .map_err(|g| format!("no bestmove after the bad input: {g:?}"))?;
+    let second = got.last().map(|l| l["bestmove ".len()..].to_string());
+    s.io.send(&format!("play 2 {}", second.clone().unwrap_or_default()));
+    let played = s.sync()?;
+    if !played.iter().any(|l| l.starts_with("info string event")) {
+        failures.push(format!(
+            "seat 2's decision {second:?} did not play: {played:?}"
+        ));
+    }
+    if failures.is_empty() {
+        Ok(ran)
+    } else {
+        Err(failures.join("\n"))
+    }
 }

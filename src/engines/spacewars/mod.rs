@@ -24,7 +24,7 @@ use crate::games::spacewars::ruleset::Ruleset;
 use crate::games::spacewars::sampling::sample_world;
 use crate::games::spacewars::search_bindings::SpaceWarsSearch;
 use crate::games::spacewars::state::State;
-use crate::search::ismcts::{Found, Ismcts, Pimc, Progress, SearchBudget};
+use crate::search::ismcts::{Found, Ismcts, Pimc, Progress, SearchBudget, SearchError};
 
 /// Default memory bound of the ISMCTS tree, MiB (the protocol's `Hash` option sets it).
 pub const DEFAULT_TREE_MIB: usize = 16;
@@ -203,6 +203,31 @@ fn progress_choice(w: &State, seat: u8, p: &Progress<Action>) -> Choice {
     }
 }
 
+/// Runs one of the generic searches over the observation's [`SpaceWarsSearch`] (playout rounds
+/// and random share as given) and turns its root action and progress into choices.
+fn run_search(
+    obs: &Observation,
+    rules: &Arc<Ruleset>,
+    (playout_rounds, playout_eps): (u16, f64),
+    report: &mut dyn FnMut(&Choice),
+    search: impl FnOnce(
+        &mut SpaceWarsSearch,
+        &mut dyn FnMut(&Progress<Action>),
+    ) -> Result<Found<Action>, SearchError>,
+) -> Result<(Action, Choice), String> {
+    let mut game = SpaceWarsSearch::new(obs, rules)?;
+    game.playout_rounds = playout_rounds;
+    game.playout_eps = playout_eps;
+    let seat = obs.seat();
+    let template = game.template().clone();
+    let found = search(&mut game, &mut |p| {
+        report(&progress_choice(&template, seat, p))
+    })
+    .map_err(|e| e.to_string())?;
+    let action = found.action;
+    Ok((action, choice_of(&template, seat, found)))
+}
+
 /// The ISMCTS player ([`crate::search::ismcts::Ismcts`] over [`SpaceWarsSearch`]).
 pub struct IsmctsPlayer {
     rules: Arc<Ruleset>,
@@ -237,19 +262,14 @@ impl IsmctsPlayer {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&Choice),
     ) -> Result<(Action, Choice), String> {
-        let mut game = SpaceWarsSearch::new(obs, &self.rules)?;
-        game.playout_rounds = self.playout_rounds;
-        game.playout_eps = self.playout_eps;
-        let seat = obs.seat();
-        let template = game.template().clone();
-        let found = self
-            .search
-            .search(&mut game, budget, stop, &mut |p| {
-                report(&progress_choice(&template, seat, p))
-            })
-            .map_err(|e| e.to_string())?;
-        let action = found.action;
-        Ok((action, choice_of(&template, seat, found)))
+        let search = &mut self.search;
+        run_search(
+            obs,
+            &self.rules,
+            (self.playout_rounds, self.playout_eps),
+            report,
+            |game, progress| search.search(game, budget, stop, progress),
+        )
     }
 }
 
@@ -304,18 +324,15 @@ impl Player for PimcPlayer {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&Choice),
     ) -> Result<Choice, String> {
-        let mut game = SpaceWarsSearch::new(obs, &self.rules)?;
-        game.playout_rounds = self.playout_rounds;
-        game.playout_eps = self.playout_eps;
-        let seat = obs.seat();
-        let template = game.template().clone();
-        let found = self
-            .search
-            .search(&mut game, budget, stop, &mut |p| {
-                report(&progress_choice(&template, seat, p))
-            })
-            .map_err(|e| e.to_string())?;
-        Ok(choice_of(&template, seat, found))
+        let search = &mut self.search;
+        run_search(
+            obs,
+            &self.rules,
+            (self.playout_rounds, self.playout_eps),
+            report,
+            |game, progress| search.search(game, budget, stop, progress),
+        )
+        .map(|(_, c)| c)
     }
 }
 

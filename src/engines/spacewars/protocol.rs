@@ -1,12 +1,14 @@
-//! The `space-wars` protocol loop: a UCI-style dialect for a hidden-information card game.
+//! The `space-wars` dialect: a UCI-style dialect for a hidden-information card game, run by the
+//! shared engine loop of [`crate::protocol`] (bounded UTF-8 lines, commands during a search, one
+//! `bestmove` per `go`, end of input) like the other engines' dialects.
 //!
 //! Stateless engine side: `position <observation>` tells the engine everything its seat may see,
 //! `go` asks for the pending decision, `bestmove <decision>` answers. A local table
 //! (`newgame`, `play`, `show`) lets a person or a test run a whole game through the rules core.
-//! The search runs on its own thread; `isready`, `stop`, `quit` are answered meanwhile. Errors are
-//! `info string error: ...` and change nothing. See `docs/spacewars.md`.
+//! Errors are `info string error: ...` and change nothing. See `protocol.md` and
+//! `docs/spacewars.md`.
 
-use super::{make_player, Player, PLAYERS};
+use super::{make_player, Choice, Player, DEFAULT_TREE_MIB, PLAYERS};
 use crate::games::spacewars::decision::Decision;
 use crate::games::spacewars::observation::Observation;
 use crate::games::spacewars::ruleset::Ruleset;
@@ -14,7 +16,13 @@ use crate::games::spacewars::state::State;
 use crate::games::spacewars::wire::{
     format_decision, format_kind, parse_decision, parse_observation, position_line,
 };
-use crate::search::ismcts::SearchBudget as Budget;
+use crate::protocol::reply::{uci_error, uci_option};
+use crate::protocol::{
+    idle, run_dialect, Core, Dialect, EngineOption, Flow, LoopEngine, OptionKind, ReportScore,
+    SearchReport, WhenBusy,
+};
+use crate::search::ismcts::SearchBudget;
+use crate::search::{Clock, Limits};
 use nom::{
     branch::alt,
     bytes::complete::{tag, take_until},
@@ -25,10 +33,9 @@ use nom::{
     IResult,
 };
 use std::io::{BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
 
 /// One `go` argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,27 +161,160 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
     }
 }
 
-/// Engine options (`setoption`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Options {
-    /// Which built-in player decides.
-    pub player: String,
-    /// Seed of the player's random numbers.
-    pub seed: u64,
-    /// Iterations per decision when `go` gives no limit.
-    pub iterations: u64,
-    /// Milliseconds kept back from the clock for communication.
-    pub overhead: u64,
+/// Iterations per decision when `go` gives no limit (option `Iterations`).
+pub const DEFAULT_ITERATIONS: u64 = 2000;
+
+/// The Space Wars engine as the loop holds it: the options and the player that decides.
+pub struct SpaceWarsEngine {
+    rules: Arc<Ruleset>,
+    player_name: String,
+    seed: u64,
+    iterations: u64,
+    tree_bytes: usize,
+    player: Box<dyn Player>,
 }
 
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            player: "ismcts".into(),
+impl SpaceWarsEngine {
+    /// The default engine: ISMCTS, seed 1, 2000 iterations, a 16 MiB tree.
+    pub fn new() -> SpaceWarsEngine {
+        let mut e = SpaceWarsEngine {
+            rules: Arc::new(Ruleset::default()),
+            player_name: "ismcts".into(),
             seed: 1,
-            iterations: 2000,
-            overhead: 20,
+            iterations: DEFAULT_ITERATIONS,
+            tree_bytes: DEFAULT_TREE_MIB << 20,
+            player: make_player("ismcts", 1).expect("a built-in player"),
+        };
+        e.rebuild();
+        e
+    }
+
+    fn rebuild(&mut self) {
+        if let Some(p) = make_player(&self.player_name, self.seed) {
+            self.player = p;
         }
+        self.player.set_tree_bytes(self.tree_bytes);
+    }
+}
+
+impl Default for SpaceWarsEngine {
+    fn default() -> Self {
+        SpaceWarsEngine::new()
+    }
+}
+
+/// A search's answer: the choice, or why the engine could not decide.
+pub type Answer = Result<Choice, String>;
+
+/// A choice as a progress report: iterations as nodes, the expected reward in thousandths as the
+/// score, the decision as the one-move line.
+fn report_of(c: &Choice, rules: &Ruleset) -> SearchReport {
+    SearchReport {
+        depth: 0,
+        seldepth: 0,
+        score: ReportScore::Cp(c.value.map_or(0, |v| (v * 1000.0).round() as i32)),
+        nodes: c.iterations,
+        time: c.time,
+        pv: vec![format_decision(&c.decision, rules)],
+    }
+}
+
+/// The `info` line of a report: `info nodes N time MS nps N string reward R best DECISION`.
+fn info_line(r: &SearchReport) -> String {
+    let ms = r.time.as_millis() as u64;
+    let reward = match r.score {
+        ReportScore::Cp(v) => v as f64 / 1000.0,
+        ReportScore::Mate(_) => 0.0,
+    };
+    format!(
+        "info nodes {} time {ms} nps {} string reward {reward:.3} best {}",
+        r.nodes,
+        r.nodes * 1000 / ms.max(1),
+        r.pv.join(" ")
+    )
+}
+
+impl LoopEngine for SpaceWarsEngine {
+    type Position = Observation;
+    type Answer = Answer;
+
+    fn loop_name(&self) -> String {
+        format!("Orrery Space Wars {}", env!("CARGO_PKG_VERSION"))
+    }
+    fn loop_author(&self) -> String {
+        "the Orrery authors".to_string()
+    }
+    fn loop_variants(&self) -> Vec<String> {
+        Vec::new()
+    }
+    fn loop_options(&self) -> Vec<EngineOption> {
+        vec![
+            EngineOption {
+                name: "Player".into(),
+                kind: OptionKind::Combo {
+                    default: "ismcts".into(),
+                    choices: PLAYERS.iter().map(|p| p.to_string()).collect(),
+                },
+            },
+            EngineOption {
+                name: "Seed".into(),
+                kind: OptionKind::Spin {
+                    default: 1,
+                    min: 0,
+                    max: u32::MAX as i64,
+                },
+            },
+            EngineOption {
+                name: "Iterations".into(),
+                kind: OptionKind::Spin {
+                    default: DEFAULT_ITERATIONS as i64,
+                    min: 1,
+                    max: 100_000_000,
+                },
+            },
+        ]
+    }
+    fn loop_set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let number = || {
+            value
+                .parse::<u64>()
+                .map_err(|_| format!("{name} needs a number, got '{value}'"))
+        };
+        match name {
+            "Player" => self.player_name = value.to_string(),
+            "Seed" => self.seed = number()?,
+            "Iterations" => {
+                self.iterations = number()?;
+                return Ok(());
+            }
+            _ => return Err(format!("unknown option '{name}'")),
+        }
+        self.rebuild();
+        Ok(())
+    }
+    /// `Hash` bounds the ISMCTS tree: its node arena never outgrows `mib` MiB (the tree stops
+    /// growing and the search goes on with playouts below its leaves).
+    fn loop_set_hash(&mut self, mib: usize) -> Result<(), String> {
+        self.tree_bytes = mib.saturating_mul(1 << 20);
+        self.player.set_tree_bytes(self.tree_bytes);
+        Ok(())
+    }
+    fn loop_new_game(&mut self) {
+        self.rebuild();
+    }
+    fn loop_search(
+        &mut self,
+        obs: &Observation,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(SearchReport),
+    ) -> Option<Answer> {
+        let budget = SearchBudget::from_limits(limits, self.iterations);
+        let rules = self.rules.clone();
+        Some(
+            self.player
+                .decide(obs, &budget, stop, &mut |c| report(report_of(c, &rules))),
+        )
     }
 }
 
@@ -183,183 +323,35 @@ enum Source {
     Table(Box<State>),
 }
 
-/// A running search: its thread (which hands the player back), its stop flag, its done flag.
-type Search = (
-    JoinHandle<Box<dyn Player>>,
-    Arc<AtomicBool>,
-    Arc<AtomicBool>,
-);
-
-/// The protocol session: options, what the engine knows, the running search.
-pub struct Session<W: Write + Send + 'static> {
-    out: Arc<Mutex<W>>,
+/// The dialect's state: what the engine was told (an observation or a local table).
+pub struct SpaceWarsSession {
     rules: Arc<Ruleset>,
-    options: Options,
     source: Option<Source>,
-    player: Option<Box<dyn Player>>,
-    search: Option<Search>,
 }
 
-impl<W: Write + Send + 'static> Session<W> {
-    /// A session writing its replies to `out`.
-    pub fn new(out: W) -> Session<W> {
-        let options = Options::default();
-        Session {
-            out: Arc::new(Mutex::new(out)),
+impl SpaceWarsSession {
+    fn new() -> SpaceWarsSession {
+        SpaceWarsSession {
             rules: Arc::new(Ruleset::default()),
-            player: make_player(&options.player, options.seed),
-            options,
             source: None,
-            search: None,
         }
     }
 
-    fn say(&self, line: &str) {
-        let mut o = self.out.lock().expect("output lock");
-        let _ = writeln!(o, "{line}");
-        let _ = o.flush();
+    fn identify(&self, core: &Core<SpaceWarsEngine>) {
+        let mut lines = vec![
+            format!("id name {}", core.name),
+            format!("id author {}", core.author),
+        ];
+        lines.extend(core.all_options().iter().map(uci_option));
+        lines.push("uciok".into());
+        core.out.lines(&lines);
     }
 
-    fn error(&self, msg: &str) {
-        self.say(&format!("info string error: {msg}"));
-    }
-
-    fn searching(&self) -> bool {
-        self.search
-            .as_ref()
-            .is_some_and(|(_, _, done)| !done.load(Ordering::Acquire))
-    }
-
-    fn join(&mut self) {
-        if let Some((h, stop, _)) = self.search.take() {
-            stop.store(true, Ordering::Relaxed);
-            match h.join() {
-                Ok(p) => self.player = Some(p),
-                Err(_) => {
-                    log::error!("search thread panicked");
-                    self.player = make_player(&self.options.player, self.options.seed);
-                }
-            }
-        }
-    }
-
-    /// Handles one input line; returns false on `quit`.
-    pub fn handle(&mut self, line: &str) -> bool {
-        if line.trim().is_empty() {
-            return true;
-        }
-        let cmd = match parse_command(line) {
-            Ok(c) => c,
-            Err(e) => {
-                self.error(&e);
-                return true;
-            }
-        };
-        if !self.searching() && self.search.is_some() {
-            self.join();
-        }
-        match cmd {
-            Command::Uci => {
-                self.say("id name space-wars 0.1");
-                self.say("id author Orrery");
-                self.say(&format!(
-                    "option name Player type combo default ismcts{}",
-                    PLAYERS
-                        .iter()
-                        .map(|p| format!(" var {p}"))
-                        .collect::<String>()
-                ));
-                self.say("option name Seed type spin default 1 min 0 max 4294967295");
-                self.say("option name Iterations type spin default 2000 min 1 max 100000000");
-                self.say("option name Move Overhead type spin default 20 min 0 max 10000");
-                self.say("uciok");
-            }
-            Command::IsReady => self.say("readyok"),
-            Command::Event(text) => log::debug!("event {text}"),
-            Command::Stop => self.join(),
-            Command::Quit => {
-                self.join();
-                return false;
-            }
-            Command::SetOption(name, value) => {
-                if self.searching() {
-                    self.error("cannot change options while searching");
-                } else if let Err(e) = self.set_option(&name, &value) {
-                    self.error(&e);
-                }
-            }
-            Command::NewGame => {
-                if self.searching() {
-                    self.error("cannot start a new game while searching");
-                } else {
-                    self.source = None;
-                    self.player = make_player(&self.options.player, self.options.seed);
-                }
-            }
-            Command::Position(text) => match parse_observation(&text, &self.rules) {
-                Ok(o) => self.source = Some(Source::Position(o)),
-                Err(e) => self.error(&e),
-            },
-            Command::Table(players, seed) => match State::new(players as usize, seed) {
-                Ok(mut s) => {
-                    s.enable_log();
-                    self.print_events(&s, 0);
-                    self.print_pending(&s);
-                    self.source = Some(Source::Table(Box::new(s)));
-                }
-                Err(_) => self.error("a table has 2 to 8 players"),
-            },
-            Command::Play(seat, text) => self.play(seat, &text),
-            Command::Show(seat) => match &self.source {
-                Some(Source::Table(s)) if (1..=s.players()).contains(&(seat as usize)) => {
-                    self.say(&format!("info string {}", position_line(s, seat - 1)))
-                }
-                Some(Source::Table(_)) => self.error(&format!("no seat {seat} at this table")),
-                _ => self.error("show needs a local table (newgame)"),
-            },
-            Command::Go(args) => self.go(&args),
-        }
-        true
-    }
-
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let n = |v: &str| {
-            v.parse::<u64>()
-                .map_err(|_| format!("option {name} needs a number, got '{v}'"))
-        };
-        match name.to_ascii_lowercase().as_str() {
-            "player" => {
-                let p = make_player(value, self.options.seed).ok_or(format!(
-                    "unknown player '{value}' (one of {})",
-                    PLAYERS.join(", ")
-                ))?;
-                self.options.player = value.into();
-                self.player = Some(p);
-            }
-            "seed" => {
-                self.options.seed = n(value)?;
-                self.player = make_player(&self.options.player, self.options.seed);
-            }
-            "iterations" => {
-                let v = n(value)?;
-                if v == 0 {
-                    return Err("Iterations must be at least 1".into());
-                }
-                self.options.iterations = v;
-            }
-            "move overhead" => self.options.overhead = n(value)?,
-            _ => return Err(format!("unknown option '{name}'")),
-        }
-        Ok(())
-    }
-
-    fn print_events(&self, s: &State, from: usize) {
-        for e in &s.events()[from..] {
-            self.say(&format!("info string event {}", e.line_all(&self.rules)));
-        }
-    }
-
-    fn print_pending(&self, s: &State) {
+    fn events_and_pending(&self, s: &State, from: usize) -> Vec<String> {
+        let mut lines: Vec<String> = s.events()[from..]
+            .iter()
+            .map(|e| format!("info string event {}", e.line_all(&self.rules)))
+            .collect();
         let mut p = Vec::new();
         s.pending(&mut p);
         let v: Vec<String> = p
@@ -367,167 +359,210 @@ impl<W: Write + Send + 'static> Session<W> {
             .map(|(seat, k)| format!("{}:{}", seat + 1, format_kind(Some(*k))))
             .collect();
         if !v.is_empty() {
-            self.say(&format!("info string pending {}", v.join(" ")));
+            lines.push(format!("info string pending {}", v.join(" ")));
         }
+        lines
     }
 
-    fn play(&mut self, seat: u8, text: &str) {
+    fn play(&mut self, seat: u8, text: &str) -> Result<Vec<String>, String> {
         let Some(Source::Table(s)) = self.source.as_mut() else {
-            self.error("play needs a local table (newgame)");
-            return;
+            return Err("play needs a local table (newgame)".into());
         };
         if seat == 0 || seat as usize > s.players() {
-            let msg = format!("no seat {seat} at this table");
-            self.error(&msg);
-            return;
+            return Err(format!("no seat {seat} at this table"));
         }
-        let d: Decision = match parse_decision(text, &self.rules) {
-            Ok(d) => d,
-            Err(e) => {
-                self.error(&e);
-                return;
-            }
-        };
+        let d: Decision = parse_decision(text, &self.rules)?;
         let before = s.events().len();
-        if let Err(e) = s.apply(seat - 1, &d) {
-            let msg = format!("illegal decision '{}': {e}", text.trim());
-            self.error(&msg);
-            return;
-        }
+        s.apply(seat - 1, &d)
+            .map_err(|e| format!("illegal decision '{}': {e}", text.trim()))?;
         let Some(Source::Table(s)) = self.source.as_ref() else {
-            return;
+            return Ok(Vec::new());
         };
-        self.print_events(s, before);
-        self.print_pending(s);
+        Ok(self.events_and_pending(s, before))
     }
 
-    fn go(&mut self, args: &[GoArg]) {
-        if self.searching() {
-            self.error("already searching");
-            return;
+    /// The observation `go` decides from, and the limits it asks for.
+    fn go_request(
+        &self,
+        args: &[GoArg],
+        overhead: Duration,
+    ) -> Result<(Observation, Limits), String> {
+        let mut limits = Limits {
+            overhead,
+            ..Limits::default()
+        };
+        let mut clock: Option<Clock> = None;
+        let mut seat_arg = None;
+        for a in args {
+            match *a {
+                GoArg::Movetime(ms) => limits.movetime = Some(Duration::from_millis(ms)),
+                GoArg::Nodes(n) => limits.nodes = Some(n),
+                GoArg::Time(ms) => {
+                    clock.get_or_insert_with(Clock::default).remaining = Duration::from_millis(ms)
+                }
+                GoArg::Inc(ms) => {
+                    clock.get_or_insert_with(Clock::default).increment = Duration::from_millis(ms)
+                }
+                GoArg::Infinite => limits.infinite = true,
+                GoArg::Seat(s) => seat_arg = Some(s),
+            }
         }
-        let seat_arg = args.iter().find_map(|a| match a {
-            GoArg::Seat(s) => Some(*s),
-            _ => None,
-        });
+        limits.clock = clock;
         let obs = match &self.source {
-            Some(Source::Position(o)) => Ok(o.clone()),
+            Some(Source::Position(o)) => o.clone(),
             Some(Source::Table(s)) => {
                 let mut p = Vec::new();
                 s.pending(&mut p);
                 let seat = match seat_arg {
-                    Some(x) if x >= 1 && (x as usize) <= s.players() => Some(x - 1),
-                    Some(x) => {
-                        self.error(&format!("no seat {x} at this table"));
-                        self.say("bestmove none");
-                        return;
-                    }
-                    None => p.first().map(|p| p.0),
+                    Some(x) if x >= 1 && (x as usize) <= s.players() => x - 1,
+                    Some(x) => return Err(format!("no seat {x} at this table")),
+                    None => p
+                        .first()
+                        .map(|p| p.0)
+                        .ok_or("no decision pending at this table")?,
                 };
-                seat.map(|x| Observation::of(s, x))
-                    .ok_or("no decision pending at this table".to_string())
+                Observation::of(s, seat)
             }
-            None => Err("no position: send 'position ...' or 'newgame' first".to_string()),
-        };
-        let obs = match obs {
-            Ok(o) => o,
-            Err(e) => {
-                self.error(&e);
-                self.say("bestmove none");
-                return;
-            }
+            None => return Err("no position: send 'position ...' or 'newgame' first".into()),
         };
         if obs.pending().is_none() {
-            self.error(&format!("no decision pending for seat {}", obs.seat() + 1));
-            self.say("bestmove none");
-            return;
+            return Err(format!("no decision pending for seat {}", obs.seat() + 1));
         }
-        let budget = self.budget(args);
-        let stop = Arc::new(AtomicBool::new(false));
-        let mut player = self
-            .player
-            .take()
-            .or_else(|| make_player(&self.options.player, self.options.seed))
-            .expect("known player");
-        let out = self.out.clone();
-        let rules = self.rules.clone();
-        let flag = stop.clone();
-        let done = Arc::new(AtomicBool::new(false));
-        let finished = done.clone();
-        let handle = std::thread::spawn(move || {
-            let start = Instant::now();
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                player.decide(&obs, &budget, &flag, &mut |_| {})
-            }))
-            .unwrap_or_else(|_| Err("the search failed on this position".into()));
-            let ms = start.elapsed().as_millis() as u64;
-            let mut o = out.lock().expect("output lock");
-            finished.store(true, Ordering::Release);
-            match result {
-                Ok(c) => {
-                    let nps = c.iterations * 1000 / ms.max(1);
-                    let value = c
-                        .value
-                        .map_or(String::new(), |v| format!(" string reward {v:.3}"));
-                    let _ = writeln!(o, "info nodes {} time {ms} nps {nps}{value}", c.iterations);
-                    let _ = writeln!(o, "bestmove {}", format_decision(&c.decision, &rules));
-                }
-                Err(e) => {
-                    let _ = writeln!(o, "info string error: {e}");
-                    let _ = writeln!(o, "bestmove none");
-                }
-            }
-            let _ = o.flush();
-            player
-        });
-        self.search = Some((handle, stop, done));
+        Ok((obs, limits))
+    }
+}
+
+impl Dialect<SpaceWarsEngine> for SpaceWarsSession {
+    type Command = Command;
+
+    fn parse(&self, line: &str) -> Result<Command, crate::protocol::CommandError> {
+        parse_command(line).map_err(crate::protocol::CommandError::new)
     }
 
-    fn budget(&self, args: &[GoArg]) -> Budget {
-        let mut b = Budget::default();
-        let (mut time, mut inc, mut infinite) = (None, 0, false);
-        for a in args {
-            match *a {
-                GoArg::Movetime(ms) => b.time = Some(Duration::from_millis(ms)),
-                GoArg::Nodes(n) => b.iterations = Some(n.max(1)),
-                GoArg::Time(ms) => time = Some(ms),
-                GoArg::Inc(ms) => inc = ms,
-                GoArg::Infinite => infinite = true,
-                GoArg::Seat(_) => {}
-            }
-        }
-        if let Some(t) = time {
-            let budget = (t / 30 + inc / 2)
-                .min(t.saturating_sub(self.options.overhead))
-                .max(1);
-            let d = Duration::from_millis(budget);
-            b.time = Some(b.time.map_or(d, |x| x.min(d)));
-        }
-        if b.time.is_none() && b.iterations.is_none() && !infinite {
-            b.iterations = Some(self.options.iterations);
-        }
-        b
+    fn parse_error(&self, _line: &str, err: &crate::protocol::CommandError) -> String {
+        uci_error(&err.reason)
     }
 
-    /// Waits for a running search to finish (used at end of input).
-    pub fn finish(&mut self) {
-        if let Some((h, _, _)) = self.search.take() {
-            if let Ok(p) = h.join() {
-                self.player = Some(p);
+    fn when_busy(&mut self, cmd: &Command) -> WhenBusy {
+        match cmd {
+            Command::Uci | Command::IsReady | Command::Event(_) | Command::Show(_) => {
+                WhenBusy::default()
             }
+            Command::Stop => WhenBusy {
+                defer: false,
+                stop: true,
+            },
+            Command::SetOption(..)
+            | Command::NewGame
+            | Command::Position(_)
+            | Command::Table(..)
+            | Command::Play(..)
+            | Command::Go(_)
+            | Command::Quit => WhenBusy {
+                defer: true,
+                stop: true,
+            },
         }
     }
+
+    fn execute(&mut self, cmd: Command, _line: &str, core: &mut Core<SpaceWarsEngine>) -> Flow {
+        let result: Result<(), String> = match cmd {
+            Command::Uci => {
+                self.identify(core);
+                Ok(())
+            }
+            Command::IsReady => {
+                core.out.line("readyok");
+                Ok(())
+            }
+            Command::Event(text) => {
+                log::debug!("event {text}");
+                Ok(())
+            }
+            Command::Stop => Ok(()),
+            Command::Quit => return Flow::Quit,
+            Command::SetOption(name, value) => {
+                core.set_option(&name, Some(&value)).map_err(|e| e.reason)
+            }
+            Command::NewGame => idle(&mut core.game)
+                .map(|g| {
+                    g.loop_new_game();
+                    self.source = None;
+                })
+                .map_err(|e| e.reason),
+            Command::Position(text) => parse_observation(&text, &self.rules)
+                .map(|o| self.source = Some(Source::Position(o))),
+            Command::Table(players, seed) => match State::new(players as usize, seed) {
+                Ok(mut s) => {
+                    s.enable_log();
+                    core.out.lines(&self.events_and_pending(&s, 0));
+                    self.source = Some(Source::Table(Box::new(s)));
+                    Ok(())
+                }
+                Err(_) => Err("a table has 2 to 8 players".into()),
+            },
+            Command::Play(seat, text) => self.play(seat, &text).map(|lines| core.out.lines(&lines)),
+            Command::Show(seat) => match &self.source {
+                Some(Source::Table(s)) if (1..=s.players()).contains(&(seat as usize)) => {
+                    core.out
+                        .line(&format!("info string {}", position_line(s, seat - 1)));
+                    Ok(())
+                }
+                Some(Source::Table(_)) => Err(format!("no seat {seat} at this table")),
+                _ => Err("show needs a local table (newgame)".into()),
+            },
+            Command::Go(args) => {
+                match self.go_request(&args, core.overhead) {
+                    Ok((obs, limits)) => core
+                        .start_search(obs, limits, Box::new(|r| Some(info_line(r))))
+                        .map_err(|e| e.reason),
+                    // Every `go` gets its `bestmove`, even one that cannot start.
+                    Err(e) => {
+                        core.out
+                            .lines(&[uci_error(&e), "bestmove none".to_string()]);
+                        Ok(())
+                    }
+                }
+            }
+        };
+        if let Err(e) = result {
+            core.out.line(&uci_error(&e));
+        }
+        Flow::Continue
+    }
+
+    fn search_done(
+        &mut self,
+        _obs: Observation,
+        best: Option<Answer>,
+        core: &mut Core<SpaceWarsEngine>,
+    ) {
+        let lines = match best {
+            Some(Ok(c)) => vec![
+                info_line(&report_of(&c, &self.rules)),
+                format!("bestmove {}", format_decision(&c.decision, &self.rules)),
+            ],
+            Some(Err(e)) => vec![uci_error(&e), "bestmove none".to_string()],
+            None => vec![
+                uci_error("the search failed on this position"),
+                "bestmove none".to_string(),
+            ],
+        };
+        core.out.lines(&lines);
+    }
+}
+
+/// Runs the protocol over `input` and `output` until `quit` or end of input.
+pub fn run_on(input: impl BufRead + Send + 'static, output: impl Write + Send + 'static) {
+    run_dialect(
+        SpaceWarsEngine::new(),
+        |_| Ok(SpaceWarsSession::new()),
+        input,
+        output,
+    );
 }
 
 /// Runs the protocol on stdin/stdout until `quit` or end of input.
 pub fn run() {
-    let stdin = std::io::stdin();
-    let mut session = Session::new(std::io::stdout());
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
-        if !session.handle(&line) {
-            return;
-        }
-    }
-    session.finish();
+    run_on(std::io::BufReader::new(std::io::stdin()), std::io::stdout());
 }
