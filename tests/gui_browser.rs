@@ -1046,7 +1046,7 @@ async fn a_test_that_panics_leaves_no_browser_process_behind() {
     // used again has another one).
     let left: Vec<&(u32, String)> = procs
         .iter()
-        .filter(|(pid, c)| gui_support::cmdline(*pid) == *c)
+        .filter(|(pid, c)| !c.is_empty() && gui_support::cmdline(*pid) == *c)
         .collect();
     assert!(
         left.is_empty(),
@@ -1125,7 +1125,7 @@ async fn a_killed_test_process_leaves_no_browser_process_behind() {
     let left = || -> Vec<(u32, String)> {
         procs
             .iter()
-            .filter(|(pid, c)| gui_support::cmdline(*pid) == *c)
+            .filter(|(pid, c)| !c.is_empty() && gui_support::cmdline(*pid) == *c)
             .cloned()
             .collect()
     };

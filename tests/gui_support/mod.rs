@@ -123,13 +123,15 @@ pub struct Browser {
 }
 
 impl Browser {
-    /// The processes of this browser now: chromedriver, Chromium's and their descendants (what
-    /// the drop must leave none of), each with its command line.
+    /// The processes of this browser running now: chromedriver, Chromium's and their
+    /// descendants (what the drop must leave none of), each with its command line. A helper
+    /// that has exited and waits to be reaped (a zombie, with no command line) runs no more.
     pub fn processes(&self) -> Vec<(u32, String)> {
         let driver = self.driver.child.id();
         std::iter::once(driver)
             .chain(profile_processes(&self.driver.profile, Some(driver)))
             .map(|pid| (pid, cmdline(pid)))
+            .filter(|(_, c)| !c.is_empty())
             .collect()
     }
 }
