@@ -8,15 +8,20 @@ use orrery::engines::cli::{exit_code, parse_command, perft_text, Command};
 use orrery::engines::spider::{bench, SpiderEngine, BENCH_DEPTH};
 use orrery::games::spider::{perft_report, Position, Variant};
 use orrery::protocol::{run_stdio, DEFAULT_HASH_MIB};
+use orrery::tune::spider::{self as tune, apply_weights_file, TuneCommand};
 
 const USAGE: &str = "\
-usage: spider-chess [--variant FILE]... [COMMAND]
+usage: spider-chess [--variant FILE]... [--weights FILE]... [COMMAND]
 
   (no command)          speak the engine protocol on stdin/stdout (first line: uci or xboard)
   bench [DEPTH]         search the fixed bench positions; prints the node signature and nps
   perft DEPTH [FEN]     count legal move paths, per root move, with leaf nodes per second
+  tune [--fix NAMES] [--prior P] [--out FILE] RECORDS.jsonl...
+                        fit the evaluation's weights to the results of the games in
+                        `orrery match --records` files (one variant); --out writes them
   --variant FILE        also offer the Interactive Diagram variant defined in FILE
                         (its name is the file name without extension)
+  --weights FILE        evaluation weights for the variant the file names (as tune writes)
   -h, --help            this text
 
 Diagnostics go to stderr; set RUST_LOG=debug to see them.";
@@ -39,9 +44,26 @@ fn run() -> Result<()> {
         args.drain(i..i + 2);
         extra.push(load_variant(&path)?);
     }
+    let mut variants = vec![Variant::spider_chess()];
+    variants.extend(extra);
+    while let Some(i) = args.iter().position(|a| a == "--weights") {
+        let path = args
+            .get(i + 1)
+            .context("--weights needs a file name")?
+            .clone();
+        args.drain(i..i + 2);
+        let text = std::fs::read_to_string(&path).with_context(|| format!("reading {path}"))?;
+        let weighted =
+            apply_weights_file(&variants, &text).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
+        for v in variants.iter_mut() {
+            if v.name() == weighted.name() {
+                *v = weighted.clone();
+            }
+        }
+    }
     match parse_command(&args).map_err(|e| anyhow::anyhow!("{e}\n{USAGE}"))? {
         Command::Protocol => {
-            run_stdio(SpiderEngine::new(extra, DEFAULT_HASH_MIB));
+            run_stdio(SpiderEngine::with_variants(variants, DEFAULT_HASH_MIB));
             Ok(())
         }
         Command::Help => {
@@ -54,7 +76,7 @@ fn run() -> Result<()> {
             Ok(())
         }
         Command::Perft { depth, position } => {
-            let variant = extra.first().cloned().unwrap_or_else(Variant::spider_chess);
+            let variant = variants.get(1).unwrap_or(&variants[0]).clone();
             let mut pos = match position {
                 None => Position::startpos(&variant),
                 Some(fen) => Position::from_fen(&variant, &fen)
@@ -64,6 +86,14 @@ fn run() -> Result<()> {
             println!(
                 "{}",
                 perft_text(&report.divide, report.nodes, report.elapsed)
+            );
+            Ok(())
+        }
+        Command::Other { name, args } if name == "tune" => {
+            let cmd = TuneCommand::parse(&args).map_err(|e| anyhow::anyhow!("{e}\n{USAGE}"))?;
+            print!(
+                "{}",
+                tune::run(&variants, &cmd).map_err(anyhow::Error::msg)?
             );
             Ok(())
         }

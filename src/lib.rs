@@ -11,3 +11,4 @@ pub mod gui;
 pub mod protocol;
 pub mod referee;
 pub mod search;
+pub mod tune;

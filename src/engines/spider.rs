@@ -34,6 +34,16 @@ impl SpiderEngine {
         }
     }
 
+    /// The engine with exactly `variants` (the first is the default), e.g. Spider-Chess with
+    /// tuned weights instead of the built-in one.
+    pub fn with_variants(variants: Vec<Arc<Variant>>, hash_mib: usize) -> Self {
+        SpiderEngine {
+            variants,
+            searcher: Searcher::new(hash_mib),
+            fifty_move_plies: DEFAULT_FIFTY_MOVE_PLIES,
+        }
+    }
+
     fn variant(&self, name: &str) -> Result<&Arc<Variant>, String> {
         self.variants
             .iter()

@@ -1,10 +1,13 @@
-//! Static evaluation, cheap enough for every quiescence node.
+//! Static evaluation, cheap enough for every quiescence node. Its weights ([`EvalWeights`]) are
+//! per variant, and `spider-chess tune` fits them to game results (`src/tune/`).
 //!
-//! - **Material**: each piece type's value is derived from its mobility on this board: the average
-//!   number of moves it has from every playable square of the empty board (holes included), computed
-//!   once when the variant loads, so any loaded variant gets values. The pawn is
-//!   fixed at 100; every other piece is worth `MOBILITY_VALUE` centipawns per average move (at least
-//!   a pawn). The royal piece has no material value.
+//! - **Material**: each piece type's value is derived from its mobility on this board, computed
+//!   once when the variant loads, so any loaded variant gets values: the pawn is fixed at 100,
+//!   every other piece is worth `VALUE_PER_MOVE` centipawns per move it has on average from every
+//!   playable square when the board is as full as at the start (each square occupied with the
+//!   start's density, see [`expected_mobility`]), at least a pawn. The royal piece has no
+//!   material value. Spider-Chess itself keeps the first values, 28 cp per move on the empty
+//!   board (an SPRT preferred them there; docs/strength.md).
 //! - **Reach** (static mobility): `REACH_WEIGHT` per square a non-pawn, non-royal piece reaches on
 //!   the empty board within `REACH_LEAPS` leaps of each ray from its square. It rewards central
 //!   squares away from holes. (Counting real pseudo-legal moves of 27 riders per side cost ~60% of
@@ -24,56 +27,152 @@ use super::variant::{cell_color, cell_kind, Variant, EMPTY, OFF};
 use crate::search::Score;
 
 const PAWN_VALUE: i32 = 100;
-const MOBILITY_VALUE: f64 = 28.0;
+const EMPTY_BOARD_VALUE_PER_MOVE: f64 = 28.0;
+/// Centipawns per average move on a board as full as the start (fitted to tuned values).
+const VALUE_PER_MOVE: f64 = 64.0;
+/// Bounds of the start density used for piece values.
+const DENSITY_RANGE: (f64, f64) = (0.1, 0.6);
 const REACH_WEIGHT: i32 = 2;
 const REACH_LEAPS: u8 = 2;
+const ADVANCE_WEIGHT: i32 = 1;
 const KING_SHIELD: i32 = 8;
 const KING_ZONE: isize = 3;
 const KING_ATTACKER: i32 = 12;
 const TEMPO: i32 = 10;
 
-/// Names, mobility and derived values of every piece type of a variant.
+/// The evaluation's weights, in centipawns: what `spider-chess tune` fits to game results. The
+/// evaluation is linear in them: [`Position::eval_features`] gives each weight's multiplier.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalWeights {
+    /// Material value per piece kind, in the definition's order (the royal piece's is 0).
+    pub values: Vec<i32>,
+    /// Per square a non-pawn, non-royal piece reaches on the empty board within two leaps.
+    pub reach: i32,
+    /// Per unit of `a * a / 2` for a pawn that has advanced `a` ranks.
+    pub advance: i32,
+    /// Per own piece next to the king.
+    pub king_shield: i32,
+    /// Per enemy non-pawn, non-royal piece within three squares (king distance) of the king
+    /// (a penalty).
+    pub king_attacker: i32,
+    /// For the side to move.
+    pub tempo: i32,
+}
+
+/// Names of the weights after the piece values, in the order of [`EvalWeights::to_vector`].
+const TERM_NAMES: [&str; 5] = ["reach", "advance", "king-shield", "king-attacker", "tempo"];
+
+impl EvalWeights {
+    /// The weights a variant gets when it loads: piece values from the pieces' mobility on the
+    /// empty board, the other terms at their hand-set defaults.
+    pub fn estimate(pieces: &[super::variant::PieceInfo]) -> EvalWeights {
+        EvalWeights {
+            values: pieces.iter().map(|p| p.value).collect(),
+            reach: REACH_WEIGHT,
+            advance: ADVANCE_WEIGHT,
+            king_shield: KING_SHIELD,
+            king_attacker: KING_ATTACKER,
+            tempo: TEMPO,
+        }
+    }
+
+    /// The weights as one vector: the piece values, then reach, advance, king shield, king
+    /// attacker and tempo.
+    pub fn to_vector(&self) -> Vec<i32> {
+        let mut out = self.values.clone();
+        out.extend([
+            self.reach,
+            self.advance,
+            self.king_shield,
+            self.king_attacker,
+            self.tempo,
+        ]);
+        out
+    }
+
+    /// The weights from a vector in the order of [`to_vector`](Self::to_vector), for `kinds`
+    /// piece kinds; `None` when its length is not `kinds + 5`.
+    pub fn from_vector(kinds: usize, w: &[i32]) -> Option<EvalWeights> {
+        if w.len() != kinds + TERM_NAMES.len() {
+            return None;
+        }
+        let t = &w[kinds..];
+        Some(EvalWeights {
+            values: w[..kinds].to_vec(),
+            reach: t[0],
+            advance: t[1],
+            king_shield: t[2],
+            king_attacker: t[3],
+            tempo: t[4],
+        })
+    }
+
+    /// The name of every weight of [`to_vector`](Self::to_vector): `value X` for the piece of
+    /// letter X, then the terms' names.
+    pub fn names(v: &Variant) -> Vec<String> {
+        let mut out: Vec<String> = v
+            .pieces()
+            .iter()
+            .map(|p| format!("value {}", p.letter))
+            .collect();
+        out.extend(TERM_NAMES.iter().map(|s| s.to_string()));
+        out
+    }
+
+    /// Reads weights written as `NAME VALUE` lines (the names of [`names`](Self::names), `#`
+    /// comments, blank lines), starting from `base`: named weights replace `base`'s, others keep
+    /// it. Unknown names and bad numbers are errors ([`Variant::with_weights`] checks the values).
+    pub fn parse(v: &Variant, base: &EvalWeights, text: &str) -> Result<EvalWeights, String> {
+        let names = Self::names(v);
+        let mut w = base.to_vector();
+        for (n, raw) in text.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let (name, value) = line
+                .rsplit_once(char::is_whitespace)
+                .ok_or_else(|| format!("line {}: expected NAME VALUE, got '{line}'", n + 1))?;
+            let name = name.trim();
+            let i = names
+                .iter()
+                .position(|x| x == name)
+                .ok_or_else(|| format!("line {}: unknown weight '{name}'", n + 1))?;
+            w[i] = value
+                .parse()
+                .map_err(|_| format!("line {}: '{value}' is not an integer", n + 1))?;
+        }
+        Ok(Self::from_vector(v.pieces().len(), &w).expect("same length"))
+    }
+
+    /// The weights as `NAME VALUE` lines, the format [`parse`](Self::parse) reads.
+    pub fn to_text(&self, v: &Variant) -> String {
+        Self::names(v)
+            .iter()
+            .zip(self.to_vector())
+            .map(|(n, x)| format!("{n} {x}\n"))
+            .collect()
+    }
+}
+
+/// Names, mobility and values of every piece type of a variant: the pawn is worth `PAWN_VALUE`,
+/// the royal piece 0, any other piece `VALUE_PER_MOVE` per move it has on average when the board
+/// is as full as at the start ([`expected_mobility`] at the start's density), at least a pawn.
 pub(crate) fn piece_infos(v: &Variant) -> Vec<super::variant::PieceInfo> {
     let def = v.definition();
+    let density = start_density(v);
     def.pieces
         .iter()
         .enumerate()
         .map(|(kind, p)| {
-            let mut total = 0usize;
-            let mut seen: Vec<usize> = Vec::with_capacity(128);
-            for &sq in &v.playable {
-                seen.clear();
-                for st in &v.steps[0][kind] {
-                    let from = sq as isize;
-                    if st.lame_len > 0 {
-                        let clear = (0..st.lame_len as usize)
-                            .all(|i| v.template[(from + st.lame[i]) as usize] == EMPTY);
-                        let to = (from + st.delta) as usize;
-                        if clear && v.template[to] == EMPTY && !seen.contains(&to) {
-                            seen.push(to);
-                        }
-                        continue;
-                    }
-                    let mut to = from;
-                    for _ in 0..st.range {
-                        to += st.delta;
-                        if v.template[to as usize] != EMPTY {
-                            break;
-                        }
-                        if !seen.contains(&(to as usize)) {
-                            seen.push(to as usize);
-                        }
-                    }
-                }
-                total += seen.len();
-            }
-            let mobility = total as f64 / v.playable.len().max(1) as f64;
+            let mobility = expected_mobility(v, kind, 0.0);
             let value = if Some(kind) == def.pawn {
                 PAWN_VALUE
             } else if p.letter == def.royal {
                 0
             } else {
-                ((mobility * MOBILITY_VALUE).round() as i32).max(PAWN_VALUE)
+                ((expected_mobility(v, kind, density) * VALUE_PER_MOVE).round() as i32)
+                    .max(PAWN_VALUE)
             };
             super::variant::PieceInfo {
                 name: p.name.clone(),
@@ -86,18 +185,127 @@ pub(crate) fn piece_infos(v: &Variant) -> Vec<super::variant::PieceInfo> {
         .collect()
 }
 
+/// The share of the playable squares the start position fills, bounded to `DENSITY_RANGE`.
+fn start_density(v: &Variant) -> f64 {
+    let pieces: usize = v.initial_total.iter().flatten().map(|&n| n as usize).sum();
+    let share = pieces as f64 / v.playable.len().max(1) as f64;
+    share.clamp(DENSITY_RANGE.0, DENSITY_RANGE.1)
+}
+
+/// The values of the first evaluation: `EMPTY_BOARD_VALUE_PER_MOVE` per move on the empty board
+/// (at least a pawn; pawn `PAWN_VALUE`, royal 0). Spider-Chess keeps them: for it they beat
+/// values from the mobility on a board as full as its start (docs/strength.md).
+pub(crate) fn empty_board_values(v: &Variant) -> Vec<i32> {
+    let def = v.definition();
+    (0..def.pieces.len())
+        .map(|kind| {
+            if Some(kind) == def.pawn {
+                PAWN_VALUE
+            } else if def.pieces[kind].letter == def.royal {
+                0
+            } else {
+                ((expected_mobility(v, kind, 0.0) * EMPTY_BOARD_VALUE_PER_MOVE).round() as i32)
+                    .max(PAWN_VALUE)
+            }
+        })
+        .collect()
+}
+
+/// The average number of moves of piece `kind` (White's) over every playable square when each
+/// other square is occupied with probability `density`: a rider's `i`-th square along a ray
+/// counts `(1 - density)^(i - 1)` (the squares before it must be empty), a lame leap
+/// `(1 - density)^(squares on its path)`; holes and the edge block as in play.
+pub(crate) fn expected_mobility(v: &Variant, kind: usize, density: f64) -> f64 {
+    let free = 1.0 - density;
+    let mut total = 0.0;
+    let mut seen: Vec<isize> = Vec::with_capacity(128);
+    for &sq in &v.playable {
+        seen.clear();
+        let from = sq as isize;
+        for st in &v.steps[0][kind] {
+            if st.lame_len > 0 {
+                let clear = (0..st.lame_len as usize)
+                    .all(|i| v.template[(from + st.lame[i]) as usize] == EMPTY);
+                let to = from + st.delta;
+                if clear && v.template[to as usize] == EMPTY && !seen.contains(&to) {
+                    seen.push(to);
+                    total += free.powi(st.lame_len as i32);
+                }
+                continue;
+            }
+            let mut to = from;
+            let mut p = 1.0;
+            for _ in 0..st.range {
+                to += st.delta;
+                if v.template[to as usize] != EMPTY {
+                    break;
+                }
+                if !seen.contains(&to) {
+                    seen.push(to);
+                    total += p;
+                }
+                p *= free;
+            }
+        }
+    }
+    total / v.playable.len().max(1) as f64
+}
+
+/// Per colour, indexed `kind * size + square`: how many squares a non-pawn, non-royal piece
+/// reaches on the empty board within `REACH_LEAPS` leaps of each of its rays (holes block as in
+/// play); 0 for pawns and the royal piece.
+pub(crate) fn reach_tables(v: &Variant) -> [Vec<u8>; 2] {
+    let kinds = v.definition().pieces.len();
+    let mut tables = [vec![0; kinds * v.size], vec![0; kinds * v.size]];
+    let mut seen: Vec<isize> = Vec::with_capacity(128);
+    for (c, table) in tables.iter_mut().enumerate() {
+        for kind in 0..kinds {
+            let k = kind as u8;
+            if k == v.royal || k == v.pawn {
+                continue;
+            }
+            for &sq in &v.playable {
+                seen.clear();
+                for st in &v.steps[c][kind] {
+                    if st.lame_len > 0 {
+                        continue;
+                    }
+                    let mut to = sq as isize;
+                    for _ in 0..st.range.min(REACH_LEAPS) {
+                        to += st.delta;
+                        if v.template[to as usize] != EMPTY {
+                            break;
+                        }
+                        if !seen.contains(&to) {
+                            seen.push(to);
+                        }
+                    }
+                }
+                table[kind * v.size + sq as usize] = seen.len().min(255) as u8;
+            }
+        }
+    }
+    tables
+}
+
+/// The advancement unit of a pawn that has advanced `a` ranks: `a * a / 2`.
+#[inline]
+fn advancement(a: u8) -> i32 {
+    let a = a as i32;
+    a * a / 2
+}
+
 /// Piece-square tables per colour, indexed `kind * size + square`: everything of the evaluation that
 /// depends on one piece and its square alone, so that [`Position`] keeps their sum up to date in
 /// make/unmake.
 ///
 /// An entry is the piece's material value plus, for a pawn, the advancement bonus, and for any
-/// other non-royal piece `REACH_WEIGHT` per square it reaches on the empty board within
-/// `REACH_LEAPS` leaps of each of its rays (holes block as in play): a static stand-in for
-/// mobility that rewards central squares away from holes. The royal piece's entries are 0.
+/// other non-royal piece the reach bonus (see [`reach_tables`]): a static stand-in for mobility
+/// that rewards central squares away from holes. The royal piece's entries are 0.
 pub(crate) fn piece_square_tables(v: &Variant) -> [Vec<i32>; 2] {
     let kinds = v.definition().pieces.len();
+    let w = &v.weights;
     let mut tables = [vec![0; kinds * v.size], vec![0; kinds * v.size]];
-    let mut seen: Vec<isize> = Vec::with_capacity(128);
     for (c, table) in tables.iter_mut().enumerate() {
         for kind in 0..kinds {
             let k = kind as u8;
@@ -105,30 +313,13 @@ pub(crate) fn piece_square_tables(v: &Variant) -> [Vec<i32>; 2] {
                 continue;
             }
             for &sq in &v.playable {
-                let sq = sq as usize;
+                let i = kind * v.size + sq as usize;
                 let bonus = if k == v.pawn {
-                    let a = v.advance[c][sq] as i32;
-                    a * a / 2
+                    w.advance * advancement(v.advance[c][sq as usize])
                 } else {
-                    seen.clear();
-                    for st in &v.steps[c][kind] {
-                        if st.lame_len > 0 {
-                            continue;
-                        }
-                        let mut to = sq as isize;
-                        for _ in 0..st.range.min(REACH_LEAPS) {
-                            to += st.delta;
-                            if v.template[to as usize] != EMPTY {
-                                break;
-                            }
-                            if !seen.contains(&to) {
-                                seen.push(to);
-                            }
-                        }
-                    }
-                    REACH_WEIGHT * seen.len() as i32
+                    w.reach * v.reach[c][i] as i32
                 };
-                table[kind * v.size + sq] = v.values[kind] + bonus;
+                table[i] = w.values[kind] + bonus;
             }
         }
     }
@@ -140,7 +331,7 @@ impl Position {
     /// kept piece-square sums, king safety and tempo.
     pub fn evaluate(&self) -> Score {
         let s = self.psq[0] - self.psq[1] + self.king_safety();
-        TEMPO
+        self.variant.weights.tempo
             + match self.side {
                 Color::White => s,
                 Color::Black => -s,
@@ -148,13 +339,53 @@ impl Position {
     }
 
     /// King safety from White's point of view from the king-zone tallies the position keeps:
-    /// `KING_SHIELD` per own piece next to the king, `KING_ATTACKER` per enemy non-pawn, non-royal
-    /// piece within `KING_ZONE` (king distance) of it.
+    /// the shield weight per own piece next to the king, the attacker weight per enemy non-pawn,
+    /// non-royal piece within `KING_ZONE` (king distance) of it.
     #[inline]
     fn king_safety(&self) -> i32 {
         let shield = (self.shield[0] - self.shield[1]) as i32;
         let near = (self.near[0] - self.near[1]) as i32;
-        KING_SHIELD * shield - KING_ATTACKER * near
+        let w = &self.variant.weights;
+        w.king_shield * shield - w.king_attacker * near
+    }
+
+    /// What the evaluation multiplies each weight by (in the order of
+    /// [`EvalWeights::to_vector`]), from White's point of view: White's evaluation is the dot
+    /// product of these features and the weights. Per piece kind the material balance (hand
+    /// pieces included where they are dropped), then the reach and advancement balances, the
+    /// king-zone balances and +1 / -1 for White / Black to move. For the tuner, not the search.
+    pub fn eval_features(&self) -> Vec<i32> {
+        let v = &*self.variant;
+        let kinds = v.pieces().len();
+        let mut f = vec![0; kinds + TERM_NAMES.len()];
+        for c in 0..2 {
+            let sign = if c == 0 { 1 } else { -1 };
+            for &sq in &self.list[c] {
+                let kind = cell_kind(self.board[sq as usize]);
+                if kind == v.royal {
+                    continue;
+                }
+                let k = kind as usize;
+                f[k] += sign;
+                if kind == v.pawn {
+                    f[kinds + 1] += sign * advancement(v.advance[c][sq as usize]);
+                } else {
+                    f[kinds] += sign * v.reach[c][k * v.size + sq as usize] as i32;
+                }
+            }
+            if v.drops {
+                for (k, &n) in self.hand[c][..kinds].iter().enumerate() {
+                    f[k] += sign * n as i32;
+                }
+            }
+        }
+        f[kinds + 2] = (self.shield[0] - self.shield[1]) as i32;
+        f[kinds + 3] = -((self.near[0] - self.near[1]) as i32);
+        f[kinds + 4] = match self.side {
+            Color::White => 1,
+            Color::Black => -1,
+        };
+        f
     }
 
     /// King distance (Chebyshev) between two mailbox squares.
@@ -255,7 +486,7 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
-    use super::super::variant::Variant;
+    use super::super::variant::{Variant, SPIDER_CHESS_DEFINITION};
     use super::*;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
@@ -328,5 +559,105 @@ mod tests {
         assert_eq!(e0 - fewer.psq[1], variant.pst[1][rook * variant.size + k19]);
         assert!(variant.pst[1][rook * variant.size + k19] >= variant.values[rook]);
         assert!(fewer.evaluate() > base.evaluate() + variant.values[rook] / 2);
+    }
+
+    /// White's evaluation as the tuner sees it: the dot product of features and weights.
+    fn linear_eval(pos: &Position) -> i32 {
+        let w = pos.variant.weights.to_vector();
+        pos.eval_features().iter().zip(&w).map(|(f, w)| f * w).sum()
+    }
+
+    fn white_eval(pos: &Position) -> i32 {
+        match pos.side_to_move() {
+            Color::White => pos.evaluate(),
+            Color::Black => -pos.evaluate(),
+        }
+    }
+
+    #[test]
+    fn features_times_weights_is_the_evaluation() {
+        let chess = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/variants/crazyhouse.txt"
+        ))
+        .unwrap();
+        let house = std::sync::Arc::new(Variant::from_definition(&chess).unwrap());
+        let odd = EvalWeights {
+            values: house
+                .weights()
+                .values
+                .iter()
+                .map(|&x| x + 7 * (x > 0) as i32)
+                .collect(),
+            reach: 3,
+            advance: 5,
+            king_shield: 11,
+            king_attacker: 13,
+            tempo: 17,
+        };
+        let reweighted = std::sync::Arc::new(
+            Variant::from_definition(&chess)
+                .unwrap()
+                .with_weights(odd)
+                .unwrap(),
+        );
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut moves = Vec::new();
+        let mut nonzero = [false; 3];
+        for variant in [Variant::spider_chess(), house, reweighted] {
+            for _ in 0..3 {
+                let mut pos = Position::startpos(&variant);
+                for _ in 0..80 {
+                    assert_eq!(linear_eval(&pos), white_eval(&pos), "{}", pos.to_fen());
+                    let f = pos.eval_features();
+                    let n = f.len();
+                    nonzero[0] |= f[n - 5] != 0;
+                    nonzero[1] |= f[n - 3] != 0;
+                    nonzero[2] |= pos.hand[0].iter().any(|&h| h > 0);
+                    pos.legal_moves_into(&mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.make_move(moves[rng.gen_range(0..moves.len())]);
+                }
+            }
+        }
+        assert_eq!(
+            nonzero, [true; 3],
+            "reach, shield and hand features were exercised"
+        );
+    }
+
+    #[test]
+    fn weights_read_back_and_change_the_evaluation() {
+        let v = Variant::spider_chess();
+        let w = v.weights().clone();
+        assert_eq!(EvalWeights::parse(&v, &w, &w.to_text(&v)).unwrap(), w);
+        let text = "# a comment\nvalue R 700\n\ntempo 0\n";
+        let edited = EvalWeights::parse(&v, &w, text).unwrap();
+        let rook = v.pieces().iter().position(|p| p.letter == 'R').unwrap();
+        assert_eq!(edited.values[rook], 700);
+        assert_eq!(edited.tempo, 0);
+        assert_eq!(edited.reach, w.reach);
+        let changed = std::sync::Arc::new(
+            Variant::from_definition(SPIDER_CHESS_DEFINITION)
+                .unwrap()
+                .with_weights(edited)
+                .unwrap(),
+        );
+        assert_eq!(
+            Position::startpos(&changed).evaluate(),
+            0,
+            "tempo 0, mirrored"
+        );
+        assert_eq!(changed.values[rook], 700);
+        assert!(EvalWeights::parse(&v, &w, "value X 3").is_err());
+        assert!(EvalWeights::parse(&v, &w, "tempo x").is_err());
+        assert!(EvalWeights::parse(&v, &w, "tempo").is_err());
+        let royal = EvalWeights::parse(&v, &w, "value K 5").unwrap();
+        assert!(Variant::from_definition(SPIDER_CHESS_DEFINITION)
+            .unwrap()
+            .with_weights(royal)
+            .is_err());
     }
 }

@@ -28,6 +28,7 @@ mod square;
 mod variant;
 
 pub use definition::{Definition, DefinitionError, StalemateRule, Symmetry};
+pub use eval::EvalWeights;
 pub use fen::FenError;
 pub use notation::MoveError;
 pub use outcome::{Outcome, Reason};

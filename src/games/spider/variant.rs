@@ -129,12 +129,14 @@ pub struct PieceInfo {
     pub betza: String,
     /// Average number of moves from every playable square on the empty board.
     pub mobility: f64,
-    /// Material value in centipawns derived from the mobility (0 for the royal piece).
+    /// Material value in centipawns: derived from the mobility unless weights were given (0 for
+    /// the royal piece).
     pub value: i32,
 }
 
 /// A loaded variant: board shape, pieces, rules and the generator's tables. Shared by positions
-/// through an `Arc`.
+/// through an `Arc`; cloned only to derive a variant with other weights.
+#[derive(Clone)]
 pub struct Variant {
     name: String,
     def: Definition,
@@ -210,6 +212,10 @@ pub struct Variant {
     /// Kind of the pawn (the first promoting kind), or `NO_PAWN`.
     pub(crate) pawn: u8,
     pub(crate) values: Vec<i32>,
+    /// The evaluation's weights (see [`super::eval::EvalWeights`]); `values` are its piece values.
+    pub(crate) weights: super::eval::EvalWeights,
+    /// Per colour: the evaluation's reach counts (see [`super::eval::reach_tables`]).
+    pub(crate) reach: [Vec<u8>; 2],
     /// Per colour and square: how many ranks a pawn there has advanced (0 on its own first rank).
     pub(crate) advance: [Vec<u8>; 2],
     /// Per colour: the evaluation's piece-square tables (see [`super::eval::piece_square_tables`]).
@@ -239,11 +245,14 @@ impl Variant {
     pub fn spider_chess() -> Arc<Variant> {
         static CELL: OnceLock<Arc<Variant>> = OnceLock::new();
         CELL.get_or_init(|| {
-            Arc::new(
-                Variant::from_definition(SPIDER_CHESS_DEFINITION)
-                    .expect("the seed definition loads")
-                    .with_name("spider-chess"),
-            )
+            let v = Variant::from_definition(SPIDER_CHESS_DEFINITION)
+                .expect("the seed definition loads")
+                .with_name("spider-chess");
+            let weights = super::eval::EvalWeights {
+                values: super::eval::empty_board_values(&v),
+                ..v.weights().clone()
+            };
+            Arc::new(v.with_weights(weights).expect("valid values"))
         })
         .clone()
     }
@@ -267,6 +276,41 @@ impl Variant {
     pub fn with_name(mut self, name: &str) -> Variant {
         self.name = name.to_string();
         self
+    }
+
+    /// The variant with other evaluation weights (piece values included, which the exchange
+    /// evaluation and move ordering use too). Positions made from it evaluate with them.
+    /// Errors: a weight vector of the wrong length, a royal value other than 0, a non-royal
+    /// value below 1.
+    pub fn with_weights(mut self, w: super::eval::EvalWeights) -> Result<Variant, String> {
+        if w.values.len() != self.def.pieces.len() {
+            return Err(format!(
+                "{} piece values for {} piece kinds",
+                w.values.len(),
+                self.def.pieces.len()
+            ));
+        }
+        for (k, &x) in w.values.iter().enumerate() {
+            let letter = self.def.pieces[k].letter;
+            if k as u8 == self.royal && x != 0 {
+                return Err(format!("value {letter}: the royal piece's value must be 0"));
+            }
+            if k as u8 != self.royal && x < 1 {
+                return Err(format!("value {letter}: must be at least 1, got {x}"));
+            }
+        }
+        for (p, &x) in self.pieces.iter_mut().zip(&w.values) {
+            p.value = x;
+        }
+        self.values = w.values.clone();
+        self.weights = w;
+        self.pst = super::eval::piece_square_tables(&self);
+        Ok(self)
+    }
+
+    /// The evaluation's weights.
+    pub fn weights(&self) -> &super::eval::EvalWeights {
+        &self.weights
     }
 
     /// The variant's name (`spider-chess`, or `custom` for a loaded definition).
@@ -708,6 +752,8 @@ impl Variant {
             royal,
             pawn: def_pawn,
             values: Vec::new(),
+            weights: super::eval::EvalWeights::estimate(&[]),
+            reach: [Vec::new(), Vec::new()],
             advance,
             pst: [Vec::new(), Vec::new()],
             ray_lines,
@@ -720,7 +766,9 @@ impl Variant {
         v.drop_ok = [v.drop_squares(0), v.drop_squares(1)];
         v.partner_kind = [v.start_partners(0), v.start_partners(1)];
         v.pieces = super::eval::piece_infos(&v);
-        v.values = v.pieces.iter().map(|p| p.value).collect();
+        v.weights = super::eval::EvalWeights::estimate(&v.pieces);
+        v.values = v.weights.values.clone();
+        v.reach = super::eval::reach_tables(&v);
         v.pst = super::eval::piece_square_tables(&v);
         Ok(v)
     }

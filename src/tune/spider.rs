@@ -1,0 +1,407 @@
+//! `spider-chess tune`: labelled quiet positions from `orrery match` records of Spider-Chess or a
+//! loaded variant, and the Texel tuning of the evaluation's weights ([`EvalWeights`]) on them.
+//!
+//! A position is kept when the engine played a quiet move from it (no capture, no promotion), the
+//! side to move is not in check and has no capture or promotion that wins material by the static
+//! exchange evaluation: there the static evaluation is what the search would see. Book (opening)
+//! positions and games ended by an engine fault are left out. The label is White's score.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use super::texel::{fit_k, tune, Dataset, TuneOptions, TuneResult};
+use crate::games::spider::{EvalWeights, Position, Variant};
+use crate::referee::records::{read_records, GameRecord};
+
+/// The variant a record was played in: Spider-Chess, or the loaded definition it carries.
+pub fn record_variant(rec: &GameRecord) -> Result<Arc<Variant>, String> {
+    if rec.game != "spider-chess" {
+        return Err(format!(
+            "game {}: a {} game, not spider-chess",
+            rec.id + 1,
+            rec.game
+        ));
+    }
+    match rec.setup.as_deref() {
+        None | Some("spider-chess") => Ok(Variant::spider_chess()),
+        Some(name) => {
+            let text = rec
+                .extra
+                .get("definition")
+                .and_then(|d| d.as_str())
+                .ok_or_else(|| {
+                    format!("game {}: variant {name} without its definition", rec.id + 1)
+                })?;
+            let v = Variant::from_definition(text)
+                .map_err(|e| format!("game {}: variant {name}: {e}", rec.id + 1))?;
+            Ok(Arc::new(v.with_name(name)))
+        }
+    }
+}
+
+/// How many positions and games [`positions`] read and kept.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Harvest {
+    /// Games read.
+    pub games: usize,
+    /// Games left out (engine faults).
+    pub skipped_games: usize,
+    /// Positions seen after the book moves.
+    pub seen: usize,
+    /// Quiet positions kept.
+    pub kept: usize,
+}
+
+/// Whether the side to move is in a quiet position: not in check, and no capture or promotion
+/// that gains material by the static exchange evaluation.
+pub fn is_quiet(pos: &Position, buf: &mut Vec<crate::games::spider::Move>) -> bool {
+    if pos.in_check() {
+        return false;
+    }
+    pos.noisy_moves_into(buf);
+    !buf.iter().any(|&m| pos.see_ge(m, 1))
+}
+
+/// The quiet positions of `records` (all of one variant) as features of `variant`'s evaluation,
+/// labelled with White's score. Errors on a record of another variant or a move the rules refuse.
+pub fn positions(
+    variant: &Arc<Variant>,
+    records: &[GameRecord],
+) -> Result<(Dataset, Harvest), String> {
+    let width = variant.weights().to_vector().len();
+    let mut data = Dataset::new(width);
+    let mut harvest = Harvest::default();
+    let mut buf = Vec::new();
+    for rec in records {
+        let v = record_variant(rec)?;
+        if v.name() != variant.name() || v.definition() != variant.definition() {
+            return Err(format!(
+                "game {}: variant {}, not {} (tune one variant at a time)",
+                rec.id + 1,
+                v.name(),
+                variant.name()
+            ));
+        }
+        harvest.games += 1;
+        if rec.fault_seat.is_some() || rec.ranks.len() != 2 {
+            harvest.skipped_games += 1;
+            continue;
+        }
+        let white = rec.seat_score(0);
+        let mut pos = if rec.standard_start {
+            Position::startpos(variant)
+        } else {
+            Position::from_fen(variant, &rec.start)
+                .map_err(|e| format!("game {}: start: {e}", rec.id + 1))?
+        };
+        for m in &rec.moves {
+            let mv = pos
+                .parse_move(&m.mv)
+                .map_err(|e| format!("game {}: move {}: {e}", rec.id + 1, m.mv))?;
+            if !m.book {
+                harvest.seen += 1;
+                let noisy = pos.is_capture(mv) || mv.promotion().is_some();
+                if !noisy && is_quiet(&pos, &mut buf) {
+                    data.push(&pos.eval_features(), white)?;
+                    harvest.kept += 1;
+                }
+            }
+            pos.make_move(mv);
+        }
+    }
+    Ok((data, harvest))
+}
+
+/// The first line of a weights file names its variant: `variant NAME`.
+const VARIANT_LINE: &str = "variant ";
+
+/// A weights file: `variant NAME` then `NAME VALUE` lines (see [`EvalWeights::parse`]), read
+/// against `variants` (the one it names, by name); gives that variant with the weights.
+pub fn apply_weights_file(variants: &[Arc<Variant>], text: &str) -> Result<Arc<Variant>, String> {
+    let mut lines = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+    let name = lines
+        .next()
+        .and_then(|l| l.trim().strip_prefix(VARIANT_LINE))
+        .map(str::trim)
+        .ok_or("a weights file starts with 'variant NAME'")?;
+    let v = variants
+        .iter()
+        .find(|v| v.name().eq_ignore_ascii_case(name))
+        .ok_or_else(|| format!("weights for variant '{name}', which is not loaded"))?;
+    let body: Vec<&str> = lines.collect();
+    let w = EvalWeights::parse(v, v.weights(), &body.join("\n"))?;
+    Ok(Arc::new(Variant::clone(v).with_weights(w)?))
+}
+
+/// What `spider-chess tune` is asked to do.
+#[derive(Clone, Debug, Default)]
+pub struct TuneCommand {
+    /// Records files (`orrery match --records`).
+    pub records: Vec<String>,
+    /// Names of weights kept as they are (besides the royal piece's value).
+    pub fix: Vec<String>,
+    /// Where to write the tuned weights file.
+    pub out: Option<String>,
+    /// Strength of the pull towards the current weights ([`TuneOptions::prior`]).
+    pub prior: f64,
+}
+
+impl TuneCommand {
+    /// Reads `[--fix NAME,NAME...] [--prior P] [--out FILE] RECORDS...`.
+    pub fn parse(args: &[String]) -> Result<TuneCommand, String> {
+        let mut cmd = TuneCommand::default();
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            match a.as_str() {
+                "--fix" => {
+                    let v = it.next().ok_or("--fix needs weight names")?;
+                    cmd.fix.extend(v.split(',').map(|s| s.trim().to_string()));
+                }
+                "--out" => cmd.out = Some(it.next().ok_or("--out needs a file name")?.clone()),
+                "--prior" => {
+                    let v = it.next().ok_or("--prior needs a number")?;
+                    cmd.prior = v
+                        .parse()
+                        .ok()
+                        .filter(|p: &f64| p.is_finite() && *p >= 0.0)
+                        .ok_or_else(|| format!("--prior must be a number >= 0, got '{v}'"))?;
+                }
+                flag if flag.starts_with("--") => {
+                    return Err(format!("unknown tune flag '{flag}'"))
+                }
+                file => cmd.records.push(file.to_string()),
+            }
+        }
+        if cmd.records.is_empty() {
+            return Err("tune needs at least one records file".into());
+        }
+        Ok(cmd)
+    }
+}
+
+/// Runs `spider-chess tune`: reads the records, fits K to the variant's current weights (those of
+/// `variants`, which may carry a weights file), tunes the weights and reports; writes the weights
+/// file when asked. Gives the report text.
+pub fn run(variants: &[Arc<Variant>], cmd: &TuneCommand) -> Result<String, String> {
+    let mut records = Vec::new();
+    for f in &cmd.records {
+        let recs = read_records(Path::new(f))?;
+        if recs.is_empty() {
+            return Err(format!("{f}: no game records"));
+        }
+        records.extend(recs);
+    }
+    let named = record_variant(&records[0])?;
+    let variant = variants
+        .iter()
+        .find(|v| v.name() == named.name() && v.definition() == named.definition())
+        .cloned()
+        .unwrap_or(named);
+    let (data, harvest) = positions(&variant, &records)?;
+    if data.is_empty() {
+        return Err("no quiet positions in the records".into());
+    }
+    let names = EvalWeights::names(&variant);
+    let start = variant.weights().to_vector();
+    let mut opts = TuneOptions::all_free(start.len());
+    for f in &cmd.fix {
+        let i = names
+            .iter()
+            .position(|n| n == f)
+            .ok_or_else(|| format!("--fix: unknown weight '{f}' (known: {})", names.join(", ")))?;
+        opts.free[i] = false;
+    }
+    let kinds = variant.pieces().len();
+    for k in 0..kinds {
+        if variant.weights().values[k] == 0 {
+            opts.free[k] = false; // the royal piece
+        } else {
+            opts.lower[k] = 1;
+        }
+    }
+    for l in &mut opts.lower[kinds..] {
+        *l = 0;
+    }
+    opts.prior = cmd.prior;
+    let k = fit_k(&data, &start);
+    let result = tune(&data, &start, k, &opts);
+    let tuned = EvalWeights::from_vector(kinds, &result.weights).expect("same length");
+    let text = report(&variant, &harvest, k, &start, &result);
+    if let Some(out) = &cmd.out {
+        let file = format!(
+            "# spider-chess tune: {} quiet positions from {} games, K {k:.4}, loss {:.6} -> {:.6}\n{VARIANT_LINE}{}\n{}",
+            harvest.kept,
+            harvest.games - harvest.skipped_games,
+            result.loss_before,
+            result.loss_after,
+            variant.name(),
+            tuned.to_text(&variant)
+        );
+        std::fs::write(out, file).map_err(|e| format!("{out}: {e}"))?;
+    }
+    Ok(text)
+}
+
+/// The report of a tuning run: what was read, K, the losses, each weight before and after.
+fn report(
+    variant: &Variant,
+    harvest: &Harvest,
+    k: f64,
+    start: &[i32],
+    result: &TuneResult,
+) -> String {
+    let mut out = format!(
+        "variant {}: {} games ({} left out), {} positions after the book, {} quiet\n\
+         K {k:.4}, loss {:.6} -> {:.6} ({} passes)\n",
+        variant.name(),
+        harvest.games,
+        harvest.skipped_games,
+        harvest.seen,
+        harvest.kept,
+        result.loss_before,
+        result.loss_after,
+        result.passes
+    );
+    for ((name, before), after) in EvalWeights::names(variant)
+        .iter()
+        .zip(start)
+        .zip(&result.weights)
+    {
+        out.push_str(&format!("{name:<16} {before:>6} -> {after:>6}\n"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// A record of a seeded random Spider-Chess game of `plies` moves, the first `book` of them
+    /// book moves, with the given result.
+    fn random_record(seed: u64, plies: usize, book: usize, result: &str) -> GameRecord {
+        let variant = Variant::spider_chess();
+        let mut pos = Position::startpos(&variant);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut moves = Vec::new();
+        let mut list = Vec::new();
+        for ply in 0..plies {
+            pos.legal_moves_into(&mut moves);
+            let mv = moves[rng.gen_range(0..moves.len())];
+            list.push(serde_json::json!({
+                "seat": ply % 2, "mv": pos.move_text(mv), "book": ply < book, "ms": 0
+            }));
+            pos.make_move(mv);
+        }
+        let ranks = match result {
+            "1-0" => [1.0, 2.0],
+            "0-1" => [2.0, 1.0],
+            _ => [1.5, 1.5],
+        };
+        serde_json::from_value(serde_json::json!({
+            "id": seed, "block": 0, "block_seed": 0, "game": "spider-chess", "setup": null,
+            "tc": "nodes=1", "engines": ["a", "b"], "engine_index": [0, 1],
+            "start": Position::startpos(&variant).to_fen(), "standard_start": true,
+            "moves": list, "ranks": ranks, "result": result, "reason": "test",
+            "final_position": pos.to_fen(), "started": 0, "duration_ms": 0
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn quiet_positions_after_the_book_are_labelled_with_whites_score() {
+        let variant = Variant::spider_chess();
+        let recs = [
+            random_record(1, 60, 10, "1-0"),
+            random_record(2, 40, 4, "1/2-1/2"),
+        ];
+        let (data, h) = positions(&variant, &recs).unwrap();
+        assert_eq!(h.games, 2);
+        assert_eq!(h.seen, 50 + 36);
+        assert!(h.kept > 0 && h.kept < h.seen, "{h:?}");
+        assert_eq!(data.len(), h.kept);
+        // Replaying by hand: each kept position is quiet and the move played from it too.
+        let mut kept = 0;
+        let mut buf = Vec::new();
+        for rec in &recs {
+            let mut pos = Position::startpos(&variant);
+            for m in &rec.moves {
+                let mv = pos.parse_move(&m.mv).unwrap();
+                if !m.book
+                    && !pos.is_capture(mv)
+                    && mv.promotion().is_none()
+                    && is_quiet(&pos, &mut buf)
+                {
+                    kept += 1;
+                }
+                pos.make_move(mv);
+            }
+        }
+        assert_eq!(kept, h.kept);
+        // Every label is White's score: with all weights 0 every prediction is 1/2, so the loss
+        // over the won game's positions is exactly 1/4.
+        let (won, _) = positions(&variant, &recs[..1]).unwrap();
+        assert!(!won.is_empty());
+        let loss_all_white_wins = won.loss(&vec![0; won.width()], 1.0);
+        assert!((loss_all_white_wins - 0.25).abs() < 1e-12);
+    }
+
+    #[test]
+    fn records_of_another_variant_or_an_illegal_move_are_refused() {
+        let variant = Variant::spider_chess();
+        let mut bad = random_record(3, 12, 2, "0-1");
+        bad.moves[5].mv = "a1a1".into();
+        assert!(positions(&variant, &[bad])
+            .unwrap_err()
+            .contains("move a1a1"));
+        let chess = Arc::new(
+            Variant::from_definition(include_str!("../../tests/data/variants/chess.txt"))
+                .unwrap()
+                .with_name("chess"),
+        );
+        let err = positions(&chess, &[random_record(4, 8, 2, "1-0")]).unwrap_err();
+        assert!(err.contains("one variant at a time"), "{err}");
+    }
+
+    #[test]
+    fn a_weights_file_applies_to_the_variant_it_names() {
+        let variants = [Variant::spider_chess()];
+        let v =
+            apply_weights_file(&variants, "# tuned\nvariant spider-chess\nvalue R 777\n").unwrap();
+        let rook = v.pieces().iter().position(|p| p.letter == 'R').unwrap();
+        assert_eq!(v.weights().values[rook], 777);
+        assert_eq!(v.pieces()[rook].value, 777);
+        assert_eq!(v.weights().tempo, variants[0].weights().tempo);
+        assert!(apply_weights_file(&variants, "value R 777\n").is_err());
+        assert!(apply_weights_file(&variants, "variant chess\nvalue R 7\n")
+            .unwrap_err()
+            .contains("not loaded"));
+        assert!(apply_weights_file(&variants, "variant spider-chess\nvalue R 0\n").is_err());
+    }
+
+    #[test]
+    fn tune_arguments_parse() {
+        let a = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+        // Names hold a space: --fix takes them joined by commas in one (quoted) argument.
+        let words: Vec<String> = ["--fix", "value P,tempo", "a.jsonl", "b.jsonl"]
+            .map(String::from)
+            .to_vec();
+        let c = TuneCommand::parse(&words).unwrap();
+        assert_eq!(c.fix, vec!["value P", "tempo"]);
+        assert_eq!(c.records, vec!["a.jsonl", "b.jsonl"]);
+        let c = TuneCommand::parse(&a("--out w.txt a.jsonl")).unwrap();
+        assert_eq!(c.out.as_deref(), Some("w.txt"));
+        assert_eq!(c.records, vec!["a.jsonl"]);
+        assert!(TuneCommand::parse(&a("--out w.txt")).is_err());
+        assert!(TuneCommand::parse(&a("--bogus 1 a.jsonl")).is_err());
+        assert_eq!(
+            TuneCommand::parse(&a("--prior 0.5 a.jsonl")).unwrap().prior,
+            0.5
+        );
+        assert!(TuneCommand::parse(&a("--prior -1 a.jsonl")).is_err());
+        assert!(TuneCommand::parse(&a("--prior x a.jsonl")).is_err());
+    }
+}

@@ -1,0 +1,127 @@
+//! `spider-chess tune` and `--weights` through the real binary: the weights file it writes is
+//! the one the engine then plays with, and bad files are refused with a clear error.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+const CHESS: &str = "tests/data/variants/chess.txt";
+const GAMES: &str = "docs/examples/chess-games.jsonl";
+
+fn spider() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_spider-chess"));
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
+/// The `info depth 2` line of a depth-2 search of chess's start position (without its timing
+/// fields), read before `quit` is sent.
+fn depth_two(extra: &[&str]) -> String {
+    let mut child = spider()
+        .args(["--variant", CHESS])
+        .args(extra)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"uci\nsetoption name UCI_Variant value chess\nposition startpos\ngo depth 2\n")
+        .unwrap();
+    let mut found = None;
+    let mut seen = Vec::new();
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        if line.starts_with("info depth 2 ") {
+            found = Some(line.split(" nps ").next().unwrap().to_string());
+        }
+        let done = line.starts_with("bestmove");
+        seen.push(line);
+        if done {
+            break;
+        }
+    }
+    stdin.write_all(b"quit\n").unwrap();
+    drop(stdin);
+    child.wait().unwrap();
+    found.unwrap_or_else(|| panic!("no depth 2 line in {seen:?}"))
+}
+
+#[test]
+fn tuned_weights_are_written_and_played_with() {
+    let dir = std::env::temp_dir().join(format!("orrery-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("w.txt");
+    let out = spider()
+        .args(["--variant", CHESS, "tune", GAMES, "--out"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert!(report.starts_with("variant chess: 6 games"), "{report}");
+    let written = std::fs::read_to_string(&file).unwrap();
+    let lines: Vec<&str> = written.lines().collect();
+    assert!(lines[0].starts_with("# spider-chess tune: "));
+    assert_eq!(lines[1], "variant chess");
+    // The file holds the report's "after" column.
+    for row in report.lines().skip(2) {
+        let (name, after) = row.split_once("->").unwrap();
+        let name = name.split_whitespace().collect::<Vec<_>>();
+        let name = name[..name.len() - 1].join(" ");
+        assert!(
+            lines.contains(&format!("{name} {}", after.trim()).as_str()),
+            "{row}"
+        );
+    }
+    let base = depth_two(&[]);
+    let tuned = depth_two(&["--weights", file.to_str().unwrap()]);
+    assert_ne!(base, tuned, "the tuned weights change the search");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_weights_files_and_tune_arguments_are_refused() {
+    let dir = std::env::temp_dir().join(format!("orrery-tune-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        ("variant chess\nvalue N x\n", "not an integer"),
+        ("variant chess\nvalue Z 300\n", "unknown weight"),
+        ("value N 300\n", "variant NAME"),
+        ("variant grand\nvalue N 300\n", "not loaded"),
+        ("variant chess\nvalue K 50\n", "royal"),
+    ];
+    for (i, (text, why)) in cases.iter().enumerate() {
+        let file = dir.join(format!("w{i}.txt"));
+        std::fs::write(&file, text).unwrap();
+        let out = spider()
+            .args(["--variant", CHESS, "--weights"])
+            .arg(&file)
+            .arg("bench")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{text}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(why), "{text}: {err}");
+        assert!(out.stdout.is_empty());
+    }
+    for (args, why) in [
+        (vec!["tune"], "at least one records file"),
+        (vec!["tune", "--prior", "-2", GAMES], "--prior"),
+        (vec!["tune", "no-such-file.jsonl"], "no-such-file"),
+        (vec!["tune", "--fix", "value X", GAMES], "unknown weight"),
+    ] {
+        let out = spider()
+            .args(["--variant", CHESS])
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(why), "{args:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
