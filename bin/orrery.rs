@@ -82,13 +82,12 @@ fn run(args: &[String]) -> anyhow::Result<i32> {
             Ok(0)
         }
         Command::Stats(req) => {
-            let text = if req.files.is_empty() {
-                orrery::referee::stats_report::counts_report(&req)
+            if req.files.is_empty() {
+                print!("{}", orrery::referee::stats_report::counts_report(&req));
             } else {
-                orrery::referee::stats_report::files_report(&req.files, req.sprt)
-                    .map_err(anyhow::Error::msg)?
-            };
-            print!("{text}");
+                orrery::referee::stats_report::follow(&req, &mut std::io::stdout())
+                    .map_err(anyhow::Error::msg)?;
+            }
             Ok(0)
         }
         Command::Replay(path) => {

@@ -50,6 +50,7 @@ fn config(engines: Vec<EngineSpec>, games: u64, tc: TimeControl) -> MatchConfig 
         rating_interval: 0,
         progress: false,
         shard: None,
+        stop_file: None,
     }
 }
 
@@ -223,6 +224,35 @@ fn overlong_lines_are_not_stored() {
         assert!(r.contains("(20000 bytes)"), "{r}");
         assert!(r.len() < 400, "{}", r.len());
     }
+}
+
+#[test]
+fn a_5_mb_move_token_stays_out_of_the_records_and_the_pgn() {
+    let dir = temp_dir("huge-token-records");
+    let records = dir.join("games.jsonl");
+    let mut cfg = config(
+        vec![
+            fake("good", "good", "uci"),
+            fake("huge", "huge-token", "uci"),
+        ],
+        2,
+        UNTIMED,
+    );
+    cfg.records = Some(records.clone());
+    faulty_pair_with(cfg, "malformed output");
+    let size = std::fs::metadata(&records).unwrap().len();
+    assert!(size < 10_000, "records file of {size} bytes");
+    for rec in read_records(&records).unwrap() {
+        assert!(
+            rec.reason.contains("a line of 5000009 bytes"),
+            "{}",
+            rec.reason
+        );
+        let text = orrery::referee::records::pgn(&rec, "test", None);
+        assert!(text.len() < 5_000, "PGN of {} bytes", text.len());
+        assert!(!text.contains("qqqqqqqqqq"), "{text}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -12,7 +12,7 @@ use super::engine::{EngineSpec, Timeouts};
 use super::game_kind::GameKind;
 use super::game_runner::GameSettings;
 use super::match_runner::MatchConfig;
-use super::schedule::Opening;
+use super::schedule::{Opening, Shard};
 use super::stats::Sprt;
 
 /// What the command line asks for.
@@ -54,6 +54,12 @@ pub struct StatsRequest {
     pub wdl: Option<[u64; 3]>,
     /// SPRT to evaluate (else the one recorded in the files' settings, if any).
     pub sprt: Option<Sprt>,
+    /// `--follow`: read the files again as they grow until the match is decided or complete.
+    pub follow: bool,
+    /// `--stop-file PATH`: written when the SPRT decides (the shards of the match stop).
+    pub stop_file: Option<PathBuf>,
+    /// `--poll MS`: how often `--follow` reads the files again.
+    pub poll: Duration,
 }
 
 /// The usage text.
@@ -63,8 +69,11 @@ orrery: referee and match runner for Spider-Chess, Solar Chess, Space Wars (and 
 USAGE:
   orrery [match] [OPTIONS]        play a match (no options: a short built-in spider-chess match)
   orrery replay FILE.jsonl        replay recorded games with the rules and check their results
-  orrery stats FILE.jsonl... [--sprt SPEC]
+  orrery stats FILE.jsonl|DIR... [--sprt SPEC] [--follow [--poll MS]] [--stop-file PATH]
                                   statistics of recorded games, files of one match merged
+                                  (a directory: its *.jsonl files); --follow reads them again
+                                  every MS [2000] until the SPRT decides, the stop file appears
+                                  or every game is in; --stop-file: written when the SPRT decides
   orrery stats --penta LL,LD,DD,WD,WW [--sprt SPEC]
   orrery stats --wdl W,D,L [--sprt SPEC]
                                   Elo, LOS and SPRT of raw counts
@@ -105,6 +114,13 @@ MATCH OPTIONS (defaults in brackets):
   --sprt elo0=E0,elo1=E1[,alpha=A][,beta=B][,model=logistic|normalized]
                          stop when the SPRT decides, two engines [off; alpha, beta 0.05;
                          logistic]
+  --shard K/N            play the K-th of N parts of the match (K from 1); N shards together
+                         play the unsharded match's games [off]
+  --shard env/N          K from SLURM_ARRAY_TASK_ID (minus SLURM_ARRAY_TASK_MIN, divided by
+                         SLURM_ARRAY_TASK_STEP, plus 1) or JOB_COMPLETION_INDEX (plus 1) [off]
+  --stop-file PATH       stop (finishing the games in play) when PATH exists; with --sprt, write
+                         it when the SPRT of every records file of the match in the --records
+                         directory decides (needed with --shard and --sprt) [off]
   --pgn FILE             append PGN, chess games [off]
   --records FILE         append JSON lines; rerunning with the same file resumes [off]
   --live FILE            write every decision as it is played (watch: orrery gui --live
@@ -149,6 +165,9 @@ fn parse_stats(it: &mut dyn Iterator<Item = &String>) -> Result<Command, String>
         penta: None,
         wdl: None,
         sprt: None,
+        follow: false,
+        stop_file: None,
+        poll: Duration::from_millis(2000),
     };
     while let Some(arg) = it.next() {
         let mut value = |flag: &str| {
@@ -160,6 +179,12 @@ fn parse_stats(it: &mut dyn Iterator<Item = &String>) -> Result<Command, String>
             "--sprt" => req.sprt = Some(Sprt::parse(&value("--sprt")?)?),
             "--penta" => req.penta = Some(parse_counts("--penta", &value("--penta")?)?),
             "--wdl" => req.wdl = Some(parse_counts("--wdl", &value("--wdl")?)?),
+            "--follow" => req.follow = true,
+            "--stop-file" => req.stop_file = Some(PathBuf::from(value("--stop-file")?)),
+            "--poll" => {
+                let ms: u64 = parse_int("stats --poll", &value("--poll")?, 1, 3_600_000)?;
+                req.poll = Duration::from_millis(ms);
+            }
             f if f.starts_with("--") => {
                 return Err(format!("stats: unknown option {f:?} (see orrery --help)"))
             }
@@ -171,6 +196,9 @@ fn parse_stats(it: &mut dyn Iterator<Item = &String>) -> Result<Command, String>
         req.penta.is_some(),
         req.wdl.is_some(),
     ];
+    if (req.follow || req.stop_file.is_some()) && req.files.is_empty() {
+        return Err("stats: --follow and --stop-file are for records files".into());
+    }
     match given.iter().filter(|&&g| g).count() {
         0 => Err("stats: give records files, --penta or --wdl".into()),
         1 => Ok(Command::Stats(req)),
@@ -275,6 +303,8 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
     let mut live = None;
     let mut rating_interval = 10u64;
     let mut progress = true;
+    let mut shard = None;
+    let mut stop_file = None;
     let mut seen_flags = std::collections::HashSet::new();
     while let Some(flag) = it.next() {
         let flag = flag.as_str();
@@ -339,9 +369,18 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
                 let log = super::live::LiveLog::new(std::path::Path::new(value));
                 live = Some(std::sync::Arc::new(log));
             }
+            "--shard" => shard = Some(Shard::resolve(value, &|k| std::env::var(k).ok())?),
+            "--stop-file" => stop_file = Some(PathBuf::from(value)),
             "--ratinginterval" => rating_interval = parse_int(flag, value, 0, u64::MAX)?,
             _ => return Err(format!("unknown option {flag:?} (see orrery --help)")),
         }
+    }
+    if shard.is_some() && sprt.is_some() && (stop_file.is_none() || records.is_none()) {
+        return Err(
+            "--sprt with --shard needs --stop-file and --records: the shards decide together on \
+             the records files of the match in the --records directory"
+                .into(),
+        );
     }
     if !variant_files.is_empty() && game != GameKind::SpiderChess {
         return Err("--variant loads spider-chess variants: give --game spider-chess".into());
@@ -431,7 +470,8 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         sprt,
         rating_interval,
         progress,
-        shard: None,
+        shard,
+        stop_file,
     })))
 }
 

@@ -7,17 +7,19 @@
 
 use std::collections::HashSet;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 
 use super::engine::{EngineClient, GameContext, Proto};
 use super::game_runner::{play_game, GameSettings};
 use super::match_settings::MatchSettings;
+use super::merge::{MatchMerge, OtherMatches};
 use super::progress::Progress;
 use super::records::{pgn, GameRecord, RecordsWriter};
 use super::schedule::{GameJob, Schedule, Shard};
-use super::stats::{Sprt, SprtDecision};
+use super::stats::{sprt_line, Sprt, SprtDecision};
+use super::stats_report::{stop_text, write_stop_file};
 use super::tally::Tally;
 
 /// A whole match as configured on the command line.
@@ -43,6 +45,9 @@ pub struct MatchConfig {
     pub progress: bool,
     /// Play only this part of the schedule.
     pub shard: Option<Shard>,
+    /// Stop (finishing the games in play) when this file exists; with an SPRT, written when the
+    /// merged SPRT of the match's records files decides.
+    pub stop_file: Option<PathBuf>,
 }
 
 /// What a finished match returns.
@@ -56,6 +61,9 @@ pub struct MatchSummary {
     pub resumed: u64,
     /// Set when the SPRT ended the match early.
     pub sprt_decision: Option<SprtDecision>,
+    /// The stop file appeared (written by this run, another shard or `orrery stats`) and the
+    /// run stopped after the games in play.
+    pub stopped_by_file: bool,
 }
 
 /// Number of seats the configured game has.
@@ -168,11 +176,43 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
     };
     let mut progress = Progress::new(total, resumed);
     let mut played = Vec::new();
-    let mut decision = tally
-        .sprt()
-        .map(|(_, d, _)| d)
-        .filter(|d| *d != SprtDecision::Continue);
-    if decision.is_none() && to_play > 0 {
+    // With a shared stop file and records, the SPRT is decided on every records file of the
+    // match in the records' directory (the shards of one match), not on this run's games alone.
+    let mut merged = match (&cfg.stop_file, &cfg.records, cfg.sprt) {
+        (Some(_), Some(p), Some(_)) => {
+            let dir = match p.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+                _ => PathBuf::from("."),
+            };
+            let m = MatchMerge::of_match(
+                OtherMatches::Skip,
+                settings.clone(),
+                &p.display().to_string(),
+            );
+            Some((m, dir))
+        }
+        _ => None,
+    };
+    let by = match cfg.shard {
+        Some(sh) => format!("orrery match --shard {sh}"),
+        None => "orrery match".to_string(),
+    };
+    let mut decision = match merged.as_mut() {
+        Some((m, dir)) => merged_decision(m, dir, cfg, &by)?,
+        None => tally
+            .sprt()
+            .map(|(_, d, _)| d)
+            .filter(|d| *d != SprtDecision::Continue),
+    };
+    let stopped_by_file = Arc::new(AtomicBool::new(false));
+    let stop_file_exists = |f: &AtomicBool| {
+        let seen = cfg.stop_file.as_ref().is_some_and(|p| p.exists());
+        if seen {
+            f.store(true, Ordering::SeqCst);
+        }
+        seen
+    };
+    if decision.is_none() && to_play > 0 && !stop_file_exists(&stopped_by_file) {
         preflight(s)?;
         let done = Arc::new(done);
         let pending = {
@@ -194,8 +234,15 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
             let stop = Arc::clone(&stop);
             let tx = tx.clone();
             let settings = s.clone();
+            let stop_file = cfg.stop_file.clone();
+            let by_file = Arc::clone(&stopped_by_file);
             handles.push(std::thread::spawn(move || loop {
                 if stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                // Checked before every game: a stop file ends the run after the games in play.
+                if stop_file.as_ref().is_some_and(|p| p.exists()) {
+                    by_file.store(true, Ordering::SeqCst);
                     break;
                 }
                 let job = match queue.lock().unwrap_or_else(|e| e.into_inner()).next() {
@@ -247,11 +294,30 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
             if cfg.rating_interval > 0 && tally.games.is_multiple_of(cfg.rating_interval) {
                 let _ = write!(out, "{}", tally.report());
             }
-            if let Some((_, d, _)) = tally.sprt() {
-                if d != SprtDecision::Continue && decision.is_none() {
-                    decision = Some(d);
-                    stop.store(true, Ordering::SeqCst);
+            let now = match merged.as_mut() {
+                Some((m, dir)) => merged_decision(m, dir, cfg, &by),
+                None => {
+                    let d = tally
+                        .sprt()
+                        .map(|(_, d, _)| d)
+                        .filter(|d| *d != SprtDecision::Continue);
+                    match (&cfg.stop_file, stop_text(&tally, 1, &by)) {
+                        (Some(p), Some(text)) => write_stop_file(p, &text).map(|_| d),
+                        _ => Ok(d),
+                    }
                 }
+            };
+            let now = match now {
+                Ok(d) => d,
+                Err(e) => {
+                    stop.store(true, Ordering::SeqCst);
+                    first_error = Some(e);
+                    continue;
+                }
+            };
+            if now.is_some() && decision.is_none() {
+                decision = now;
+                stop.store(true, Ordering::SeqCst);
             }
         }
         for h in handles {
@@ -263,6 +329,30 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
     }
     let _ = writeln!(out, "Finished: {} games", tally.games);
     let _ = write!(out, "{}", tally.report());
+    if let Some((m, _)) = &merged {
+        if let Ok(t) = m.tally(cfg.sprt) {
+            if let Some((llr, _, s)) = t.sprt() {
+                let _ = writeln!(
+                    out,
+                    "Merged over {} records files of the match, {} games: {}",
+                    m.file_count(),
+                    t.games,
+                    sprt_line(&s, llr)
+                );
+            }
+        }
+    }
+    let by_file = stopped_by_file.load(Ordering::SeqCst) && decision.is_none();
+    if by_file {
+        let path = cfg.stop_file.as_ref().expect("stop file");
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "Stopped by the stop file {}: {}",
+            path.display(),
+            text.lines().next().unwrap_or("(empty)")
+        );
+    }
     if let Some(d) = decision {
         let _ = writeln!(
             out,
@@ -279,7 +369,27 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
         played,
         resumed,
         sprt_decision: decision,
+        stopped_by_file: by_file,
     })
+}
+
+/// Reads the match's records files in `dir` on, and when their merged SPRT decides writes the
+/// stop file (unless another shard was first) and returns the decision.
+fn merged_decision(
+    m: &mut MatchMerge,
+    dir: &Path,
+    cfg: &MatchConfig,
+    by: &str,
+) -> Result<Option<SprtDecision>, String> {
+    m.read_sources(&[dir.to_path_buf()], false)?;
+    let t = m.tally(cfg.sprt)?;
+    let Some(text) = stop_text(&t, m.file_count(), by) else {
+        return Ok(None);
+    };
+    if let Some(p) = &cfg.stop_file {
+        write_stop_file(p, &text)?;
+    }
+    Ok(t.sprt().map(|(_, d, _)| d))
 }
 
 /// Writes one finished game: its JSON record (one write, flushed to disk) and, for chess

@@ -19,6 +19,7 @@ pub mod game_runner;
 pub mod live;
 pub mod match_runner;
 pub mod match_settings;
+pub mod merge;
 pub mod progress;
 pub mod random_engine;
 pub mod records;

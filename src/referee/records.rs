@@ -169,18 +169,10 @@ impl RecordsFile {
     }
 
     fn read_line(&mut self, line: &[u8], at: &str) -> Result<(), String> {
-        let text = std::str::from_utf8(line).map_err(|_| format!("{at}: not UTF-8 text"))?;
-        if text.trim().is_empty() {
-            return Ok(());
-        }
-        if text.trim_start().starts_with("{\"match\"") {
-            let s: SettingsLine =
-                serde_json::from_str(text).map_err(|e| format!("{at}: bad match settings: {e}"))?;
-            self.settings.push(s.settings);
-        } else {
-            let r: GameRecord =
-                serde_json::from_str(text).map_err(|e| format!("{at}: not a game record: {e}"))?;
-            self.games.push(r);
+        match parse_record_line(line, at)? {
+            RecordLine::Blank => {}
+            RecordLine::Settings(s) => self.settings.push(*s),
+            RecordLine::Game(r) => self.games.push(*r),
         }
         Ok(())
     }
@@ -188,6 +180,34 @@ impl RecordsFile {
     /// The settings in force: the last settings line.
     pub fn current_settings(&self) -> Option<&MatchSettings> {
         self.settings.last()
+    }
+}
+
+/// One line of a records file.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RecordLine {
+    /// Empty or whitespace only.
+    Blank,
+    /// A match settings line.
+    Settings(Box<MatchSettings>),
+    /// A game record.
+    Game(Box<GameRecord>),
+}
+
+/// Parses one line of a records file (without its newline); `at` names it in errors.
+pub fn parse_record_line(line: &[u8], at: &str) -> Result<RecordLine, String> {
+    let text = std::str::from_utf8(line).map_err(|_| format!("{at}: not UTF-8 text"))?;
+    if text.trim().is_empty() {
+        return Ok(RecordLine::Blank);
+    }
+    if text.trim_start().starts_with("{\"match\"") {
+        let s: SettingsLine =
+            serde_json::from_str(text).map_err(|e| format!("{at}: bad match settings: {e}"))?;
+        Ok(RecordLine::Settings(Box::new(s.settings)))
+    } else {
+        let r: GameRecord =
+            serde_json::from_str(text).map_err(|e| format!("{at}: not a game record: {e}"))?;
+        Ok(RecordLine::Game(Box::new(r)))
     }
 }
 
@@ -278,7 +298,19 @@ impl RecordsWriter {
                         diff.join("\n  ")
                     ));
                 }
-                if settings.games > old.games || settings.shard != old.shard {
+                if old.shard != settings.shard {
+                    let name = |s: &Option<String>| match s {
+                        Some(k) => format!("shard {k}"),
+                        None => "the whole (unsharded) match".to_string(),
+                    };
+                    return Err(format!(
+                        "--records {shown} holds {} of this match; this run is {}: every shard \
+                         needs a records file of its own",
+                        name(&old.shard),
+                        name(&settings.shard)
+                    ));
+                }
+                if settings.games > old.games {
                     me.write_line(&settings_line(settings))?;
                 }
             }

@@ -156,6 +156,66 @@ impl Shard {
         }
     }
 
+    /// Parses `K/N`, or `env/N` with K taken from the scheduler's environment (`get` looks a
+    /// variable up): a Slurm array task's `SLURM_ARRAY_TASK_ID` (counted from
+    /// `SLURM_ARRAY_TASK_MIN` in steps of `SLURM_ARRAY_TASK_STEP`, so `--array=0-7` and
+    /// `--array=1-8` both give K = 1..8) or a Kubernetes Indexed Job's `JOB_COMPLETION_INDEX`
+    /// (0-based). Errors when neither or both are set, or when the index is out of range.
+    pub fn resolve(text: &str, get: &dyn Fn(&str) -> Option<String>) -> Result<Self, String> {
+        let Some(n) = text.strip_prefix("env/") else {
+            return Shard::parse(text);
+        };
+        let num = |name: &str, v: &str| {
+            v.trim()
+                .parse::<u64>()
+                .map_err(|_| format!("--shard {text}: {name}={v:?} is not a number"))
+        };
+        let index = match (get("SLURM_ARRAY_TASK_ID"), get("JOB_COMPLETION_INDEX")) {
+            (Some(_), Some(_)) => {
+                return Err(format!(
+                    "--shard {text}: both SLURM_ARRAY_TASK_ID and JOB_COMPLETION_INDEX are set; \
+                     give K/N"
+                ))
+            }
+            (None, None) => {
+                return Err(format!(
+                    "--shard {text}: neither SLURM_ARRAY_TASK_ID (Slurm job array) nor \
+                     JOB_COMPLETION_INDEX (Kubernetes Indexed Job) is set; give K/N"
+                ))
+            }
+            (Some(id), None) => {
+                let id = num("SLURM_ARRAY_TASK_ID", &id)?;
+                let min = match get("SLURM_ARRAY_TASK_MIN") {
+                    Some(v) => num("SLURM_ARRAY_TASK_MIN", &v)?,
+                    None => 0,
+                };
+                let step = match get("SLURM_ARRAY_TASK_STEP") {
+                    Some(v) => num("SLURM_ARRAY_TASK_STEP", &v)?.max(1),
+                    None => 1,
+                };
+                if id < min || (id - min) % step != 0 {
+                    return Err(format!(
+                        "--shard {text}: SLURM_ARRAY_TASK_ID={id} is not in the array \
+                         (SLURM_ARRAY_TASK_MIN={min}, step {step})"
+                    ));
+                }
+                if let Some(count) = get("SLURM_ARRAY_TASK_COUNT") {
+                    let count = num("SLURM_ARRAY_TASK_COUNT", &count)?;
+                    if n.trim().parse::<u64>().ok() != Some(count) {
+                        return Err(format!(
+                            "--shard {text}: the job array has {count} tasks \
+                             (SLURM_ARRAY_TASK_COUNT), not {n}"
+                        ));
+                    }
+                }
+                (id - min) / step + 1
+            }
+            (None, Some(i)) => num("JOB_COMPLETION_INDEX", &i)?.saturating_add(1),
+        };
+        Shard::parse(&format!("{index}/{n}"))
+            .map_err(|e| format!("{e} (--shard {text}: K = {index} from the environment)"))
+    }
+
     /// True when block `block` belongs to this shard.
     pub fn has_block(&self, block: u64) -> bool {
         block % self.count == self.index - 1
@@ -314,6 +374,64 @@ mod tests {
         assert_eq!(huge.job(u64::MAX - 1).block, u64::MAX / 2);
         for bad in ["0/3", "4/3", "1/0", "x/3", "3", "1/100001"] {
             assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn shard_index_from_the_scheduler_environment() {
+        fn k(spec: &str, vars: &[(&str, &str)]) -> Result<Shard, String> {
+            Shard::resolve(spec, &|key: &str| {
+                vars.iter()
+                    .find(|(n, _)| *n == key)
+                    .map(|(_, v)| v.to_string())
+            })
+        }
+        assert_eq!(k("2/5", &[]).unwrap(), Shard { index: 2, count: 5 });
+        assert_eq!(
+            k("env/8", &[("SLURM_ARRAY_TASK_ID", "0")]).unwrap().index,
+            1
+        );
+        let one_based = [
+            ("SLURM_ARRAY_TASK_ID", "8"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_COUNT", "8"),
+        ];
+        assert_eq!(k("env/8", &one_based).unwrap().index, 8);
+        let stepped = [
+            ("SLURM_ARRAY_TASK_ID", "14"),
+            ("SLURM_ARRAY_TASK_MIN", "10"),
+            ("SLURM_ARRAY_TASK_STEP", "2"),
+        ];
+        assert_eq!(k("env/3", &stepped).unwrap().index, 3);
+        assert_eq!(
+            k("env/4", &[("JOB_COMPLETION_INDEX", "3")]).unwrap(),
+            Shard { index: 4, count: 4 }
+        );
+        for (vars, needle) in [
+            (&[][..], "neither SLURM_ARRAY_TASK_ID"),
+            (
+                &[("SLURM_ARRAY_TASK_ID", "1"), ("JOB_COMPLETION_INDEX", "1")][..],
+                "both",
+            ),
+            (
+                &[("JOB_COMPLETION_INDEX", "4")][..],
+                "K = 5 from the environment",
+            ),
+            (&[("JOB_COMPLETION_INDEX", "x")][..], "not a number"),
+            (
+                &[
+                    ("SLURM_ARRAY_TASK_ID", "3"),
+                    ("SLURM_ARRAY_TASK_COUNT", "8"),
+                ][..],
+                "has 8 tasks",
+            ),
+            (
+                &[("SLURM_ARRAY_TASK_ID", "3"), ("SLURM_ARRAY_TASK_STEP", "2")][..],
+                "not in the array",
+            ),
+        ] {
+            let e = k("env/4", vars).unwrap_err();
+            assert!(e.contains(needle), "{vars:?}: {e}");
         }
     }
 

@@ -1,188 +1,139 @@
 //! `orrery stats`: the end-of-match report for recorded games, with any number of records files
 //! of one match merged (files of other matches are refused, each game is counted once), and the
-//! Elo/LOS/SPRT calculator for raw pentanomial or win/draw/loss counts.
+//! Elo/LOS/SPRT calculator for raw pentanomial or win/draw/loss counts, and `--follow`: the
+//! merged statistics of a running sharded match, writing the shared stop file when the SPRT
+//! decides.
 
-use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::cli::StatsRequest;
-use super::game_kind::GameKind;
-use super::match_settings::MatchSettings;
-use super::records::{read_records_file, GameRecord};
-use super::stats::{elo_line, sprt_line, Pentanomial, Sprt, Wdl};
+use super::merge::{MatchMerge, OtherMatches};
+use super::stats::{elo_line, sprt_line, Pentanomial, Sprt, SprtDecision, Wdl};
 use super::tally::Tally;
 
-/// The games of several records files of one match, each counted once.
-#[derive(Debug)]
-pub struct Merged {
-    /// The match's settings (the one with the most games), if the files record them.
-    pub settings: Option<MatchSettings>,
-    /// Distinct games, by id.
-    pub games: Vec<GameRecord>,
-    /// Records found in more than one file (counted once).
-    pub duplicates: usize,
-    /// Files read.
-    pub files: usize,
+/// The first line of the report: what was merged.
+fn merged_line(m: &MatchMerge) -> String {
+    let files = m.file_count();
+    let mut out = format!(
+        "Records: {files} file{}, {} games",
+        if files == 1 { "" } else { "s" },
+        m.game_count()
+    );
+    if m.duplicates() > 0 {
+        out.push_str(&format!(" ({} duplicates counted once)", m.duplicates()));
+    }
+    match m.settings() {
+        Some(s) => out.push_str(&format!(" of {} scheduled\n", s.games)),
+        None => out.push_str(" (no match settings recorded)\n"),
+    }
+    out
 }
 
-/// Reads and merges records files. Refuses files whose settings differ (naming every
-/// difference; the number of games and the shard may differ) and files without settings next
-/// to files with them. A game id found twice is counted once (the first one read); a warning
-/// goes to the log when the two records disagree on the result.
-pub fn merge_files(paths: &[PathBuf]) -> Result<Merged, String> {
-    let mut settings: Option<(MatchSettings, String)> = None;
-    let mut headerless: Option<String> = None;
-    let mut by_id: HashMap<u64, (GameRecord, String)> = HashMap::new();
-    let mut order: Vec<u64> = Vec::new();
-    let mut duplicates = 0;
-    for path in paths {
-        let shown = path.display().to_string();
-        let file = read_records_file(path)?;
-        match file.current_settings() {
-            Some(s) => {
-                if let Some(other) = &headerless {
-                    return Err(format!(
-                        "{other} has no match settings line, {shown} has: cannot tell that they are one match"
-                    ));
-                }
-                match &mut settings {
-                    None => settings = Some((s.clone(), shown.clone())),
-                    Some((first, first_name)) => {
-                        let mut a = first.clone();
-                        let mut b = s.clone();
-                        a.games = a.games.max(b.games);
-                        b.games = a.games;
-                        let diff = a.differences(&b);
-                        if !diff.is_empty() {
-                            return Err(format!(
-                                "{shown} is not from the match of {first_name}; they differ in:\n  {}",
-                                diff.join("\n  ")
-                            ));
-                        }
-                        if s.games > first.games {
-                            *first = s.clone();
-                        }
-                    }
-                }
-            }
-            None => {
-                if settings.is_some() {
-                    return Err(format!(
-                        "{shown} has no match settings line, {} has: cannot tell that they are one match",
-                        settings.as_ref().map(|(_, n)| n.as_str()).unwrap_or("")
-                    ));
-                }
-                headerless.get_or_insert(shown.clone());
-            }
-        }
-        for rec in file.games {
-            match by_id.get(&rec.id) {
-                Some((first, where_)) => {
-                    duplicates += 1;
-                    if first.ranks != rec.ranks {
-                        log::warn!(
-                            "game {} is in {where_} ({}) and {shown} ({}): counting the first",
-                            rec.id + 1,
-                            first.result,
-                            rec.result
-                        );
-                    }
-                }
-                None => {
-                    order.push(rec.id);
-                    by_id.insert(rec.id, (rec, shown.clone()));
-                }
-            }
-        }
-    }
-    order.sort_unstable();
-    let games: Vec<GameRecord> = order
-        .into_iter()
-        .filter_map(|id| by_id.remove(&id).map(|(r, _)| r))
-        .collect();
-    if let Some(first) = games.first() {
-        if let Some(r) = games
-            .iter()
-            .find(|r| r.game != first.game || r.ranks.len() != first.ranks.len())
-        {
-            return Err(format!(
-                "game {} is {} with {} seats, game {} is {} with {} seats: not one match",
-                first.id + 1,
-                first.game,
-                first.ranks.len(),
-                r.id + 1,
-                r.game,
-                r.ranks.len()
-            ));
-        }
-    }
-    Ok(Merged {
-        settings: settings.map(|(s, _)| s),
-        games,
-        duplicates,
-        files: paths.len(),
-    })
-}
-
-/// Engine names in command-line order: from the settings, else from the records.
-fn engine_names(m: &Merged) -> Vec<String> {
-    if let Some(s) = &m.settings {
-        return s.engines.iter().map(|e| e.name.clone()).collect();
-    }
-    let mut names: Vec<String> = Vec::new();
-    for r in &m.games {
-        for (name, &i) in r.engines.iter().zip(&r.engine_index) {
-            if names.len() <= i {
-                names.resize(i + 1, String::new());
-            }
-            if names[i].is_empty() {
-                names[i] = name.clone();
-            }
-        }
-    }
-    names
-}
-
-/// The tally of merged games, with `sprt` or else the SPRT recorded in the settings.
-pub fn merged_tally(m: &Merged, sprt: Option<Sprt>) -> Result<Tally, String> {
-    let sprt = match (sprt, m.settings.as_ref().and_then(|s| s.sprt.as_deref())) {
-        (Some(s), _) => Some(s),
-        (None, Some(text)) => Some(Sprt::parse(text)?),
-        (None, None) => None,
-    };
-    let seats = match (m.games.first(), &m.settings) {
-        (Some(r), _) => r.ranks.len(),
-        (None, Some(s)) => GameKind::parse(&s.game)?
-            .new_game(s.setup.as_deref(), None, 0)?
-            .seats(),
-        (None, None) => 2,
-    };
-    let mut t = Tally::new(engine_names(m), seats, sprt);
-    for r in &m.games {
-        t.add(r);
-    }
-    Ok(t)
+/// Reads and merges finished records files (directories: their `*.jsonl` files), refusing
+/// files of another match (naming every difference; the number of games and the shard may
+/// differ) and files without settings next to files with them. A game id found twice is
+/// counted once (the first one read).
+pub fn merge_files(paths: &[PathBuf]) -> Result<MatchMerge, String> {
+    let mut m = MatchMerge::new(OtherMatches::Refuse);
+    m.read_sources(paths, true)?;
+    Ok(m)
 }
 
 /// The report of `orrery stats FILE...`: a line on what was merged, then the end-of-match report.
 pub fn files_report(paths: &[PathBuf], sprt: Option<Sprt>) -> Result<String, String> {
     let m = merge_files(paths)?;
-    let t = merged_tally(&m, sprt)?;
-    let mut out = format!(
-        "Records: {} file{}, {} games",
-        m.files,
-        if m.files == 1 { "" } else { "s" },
-        m.games.len()
-    );
-    if m.duplicates > 0 {
-        out.push_str(&format!(" ({} duplicates counted once)", m.duplicates));
+    let t = m.tally(sprt)?;
+    Ok(format!("{}{}", merged_line(&m), t.report()))
+}
+
+/// The text of a stop file: the decision, the LLR and what it was computed over.
+pub fn stop_text(t: &Tally, files: usize, by: &str) -> Option<String> {
+    let (llr, d, s) = t.sprt()?;
+    let what = match d {
+        SprtDecision::Continue => return None,
+        SprtDecision::H1 => "H1 accepted",
+        SprtDecision::H0 => "H0 accepted",
+    };
+    Some(format!(
+        "{what}: LLR {llr:.3} ({:.3}, {:.3}) after {} games ({} pairs) in {files} records file{}; written by {by}\n",
+        s.lower_bound(),
+        s.upper_bound(),
+        t.games,
+        t.penta.pairs(),
+        if files == 1 { "" } else { "s" }
+    ))
+}
+
+/// Creates the stop file with `text` unless it exists (the first decision stays): written to a
+/// temporary file beside it and linked into place, so a reader never sees it half written.
+/// Returns false when it already existed.
+pub fn write_stop_file(path: &Path, text: &str) -> Result<bool, String> {
+    let shown = path.display();
+    let tmp = path.with_file_name(format!(
+        ".{}.{}.tmp",
+        path.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        std::process::id()
+    ));
+    std::fs::write(&tmp, text).map_err(|e| format!("--stop-file {shown}: {e}"))?;
+    let linked = std::fs::hard_link(&tmp, path);
+    let _ = std::fs::remove_file(&tmp);
+    match linked {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+        Err(e) => Err(format!("--stop-file {shown}: {e}")),
     }
-    match &m.settings {
-        Some(s) => out.push_str(&format!(" of {} scheduled\n", s.games)),
-        None => out.push_str(" (no match settings recorded)\n"),
+}
+
+/// `orrery stats FILE|DIR... --follow`: reads the files again every `poll` as they grow,
+/// prints a line whenever the merged count changes, and ends with the full report when the SPRT
+/// decides (writing `stop_file`, if given), when the stop file appears, or when every scheduled
+/// game is recorded. Without `follow`, one look: the report, and the stop file written if the
+/// SPRT has decided.
+pub fn follow(req: &StatsRequest, out: &mut dyn std::io::Write) -> Result<(), String> {
+    let mut m = MatchMerge::new(OtherMatches::Refuse);
+    let mut seen = usize::MAX;
+    loop {
+        m.read_sources(&req.files, !req.follow)?;
+        let t = m.tally(req.sprt)?;
+        let mut end = !req.follow;
+        if let Some(stop) = &req.stop_file {
+            if let Some(text) = stop_text(&t, m.file_count(), "orrery stats") {
+                if write_stop_file(stop, &text)? {
+                    let _ = write!(out, "Wrote the stop file {}: {text}", stop.display());
+                }
+                end = true;
+            } else if stop.exists() {
+                let _ = writeln!(out, "The stop file {} exists", stop.display());
+                end = true;
+            }
+        } else if t
+            .sprt()
+            .is_some_and(|(_, d, _)| d != SprtDecision::Continue)
+        {
+            end = true;
+        }
+        if m.settings()
+            .is_some_and(|s| m.game_count() as u64 >= s.games)
+        {
+            end = true;
+        }
+        if end {
+            let _ = write!(out, "{}{}", merged_line(&m), t.report());
+            return Ok(());
+        }
+        if m.game_count() != seen {
+            seen = m.game_count();
+            let status = match t.sprt() {
+                Some((llr, _, s)) => sprt_line(&s, llr),
+                None => format!("Ptnml(0-2): {:?}", t.penta.0),
+            };
+            let _ = writeln!(out, "{} games in {} files: {status}", seen, m.file_count());
+            let _ = out.flush();
+        }
+        std::thread::sleep(req.poll);
     }
-    out.push_str(&t.report());
-    Ok(out)
 }
 
 /// The report of `orrery stats --penta ...` / `--wdl ...`.
