@@ -13,6 +13,56 @@ use gui_support::{browser, click, js, new_game, screenshot, wait_for, Server};
 /// machine only slow each other down.
 static ONE_BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
+/// At a table without a clock (time or nodes per move), the seat deciding shows the time spent
+/// on its decision in whole seconds under `caption` (never a clock at "0:00.0"), and `idle` (a
+/// seat not deciding now) shows a dash.
+async fn assert_time_spent_shown(
+    c: &fantoccini::Client,
+    seat: usize,
+    caption: &str,
+    idle: Option<usize>,
+) {
+    wait_for(
+        c,
+        &format!("document.querySelector('[data-clock-cap=\"{seat}\"]') !== null && document.querySelector('[data-clock-cap=\"{seat}\"]').textContent === '{caption}'"),
+        "the time-spent caption",
+    )
+    .await;
+    let text = js(
+        c,
+        &format!("document.querySelector('[data-clock=\"{seat}\"]').textContent"),
+    )
+    .await;
+    let text = text.as_str().unwrap_or_default().to_string();
+    let (m, sec) = text.split_once(':').unwrap_or_default();
+    assert!(
+        !m.is_empty()
+            && m.bytes().all(|b| b.is_ascii_digit())
+            && sec.len() == 2
+            && sec.bytes().all(|b| b.is_ascii_digit()),
+        "seat {seat}'s time spent reads {text:?}, expected minutes:seconds"
+    );
+    if let Some(i) = idle {
+        assert_eq!(
+            js(
+                c,
+                &format!("document.querySelector('[data-clock=\"{i}\"]').textContent")
+            )
+            .await,
+            "–",
+            "a seat that is not deciding"
+        );
+        assert_eq!(
+            js(
+                c,
+                &format!("document.querySelector('[data-clock-cap=\"{i}\"]').textContent")
+            )
+            .await,
+            ""
+        );
+    }
+}
+
 #[tokio::test]
 async fn spider_chess_person_against_the_engine_by_clicks() {
     let _one = ONE_BROWSER.lock().await;
@@ -29,6 +79,7 @@ async fn spider_chess_person_against_the_engine_by_clicks() {
         "the engine to be ready",
     )
     .await;
+    assert_time_spent_shown(c, 0, "this move", Some(1)).await;
     // Every square, hole and piece of the 25x19 board is drawn.
     assert_eq!(
         js(c, "document.querySelectorAll('[data-sq]').length").await,
@@ -157,6 +208,7 @@ async fn solar_chess_teams_drop_by_clicks() {
         "the engines to be ready",
     )
     .await;
+    assert_time_spent_shown(c, 0, "this move", Some(1)).await;
     // The kites are the geometry's 72 polygons; four seats, each with a clock and a hand.
     assert_eq!(
         js(c, "document.querySelectorAll('[data-tile] polygon').length").await,
@@ -251,6 +303,7 @@ async fn space_wars_seat_decides_by_selecting_cards_and_targets() {
         "the class decision",
     )
     .await;
+    assert_time_spent_shown(c, 0, "this decision", None).await;
     // Own hand as cards, the other seat's as a count only.
     assert_eq!(
         js(c, "document.querySelectorAll('#sw-hand .card-face').length").await,
@@ -325,6 +378,153 @@ async fn space_wars_seat_decides_by_selecting_cards_and_targets() {
     screenshot(c, "space-wars").await;
 }
 
+/// The project's Spider-Chess engine behind a gate: every line it writes passes at once, except
+/// `bestmove`, which waits until the file `release` exists (or the board server, its parent, is
+/// gone). The engine searches for real (about ten seconds on a 350 s clock: a 35th of it), and
+/// the test decides when its answer arrives, so nothing here depends on how fast a loaded machine
+/// is.
+fn held_engine(dir: &std::path::Path) -> (String, std::path::PathBuf) {
+    let release = dir.join("release");
+    let script = dir.join("held.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "'{engine}' | while IFS= read -r line; do\n  case \"$line\" in bestmove*) \
+             while [ ! -e '{release}' ] && kill -0 $PPID 2>/dev/null; do sleep 0.1; done;; \
+             esac\n  printf '%s\\n' \"$line\"\ndone\n",
+            engine = env!("CARGO_BIN_EXE_spider-chess"),
+            release = release.display()
+        ),
+    )
+    .unwrap();
+    (format!("name=held,cmd=sh {}", script.display()), release)
+}
+
+/// The milliseconds seat `i`'s clock display reads (`m:ss`, `m:ss.t` or `h:mm:ss`), as JavaScript.
+fn shown_ms(i: usize) -> String {
+    format!(
+        "(document.querySelector('[data-clock=\"{i}\"]').textContent.split(':').map(Number)\
+         .reduce((a, x) => a * 60 + x, 0) * 1000)"
+    )
+}
+
+/// Makes the server send the table again in the middle of a decision (another browser comes to
+/// watch, which every browser at the table is told about) and waits until this page has it.
+async fn another_update_from_the_server(c: &fantoccini::Client) {
+    let before = js(
+        c,
+        "(() => { const r = S.recv; const w = new WebSocket(`ws://${location.host}/ws`); \
+         w.onopen = () => w.send(JSON.stringify({t: 'join', table: S.tableId})); \
+         (window.watchers = window.watchers || []).push(w); return r; })()",
+    )
+    .await;
+    wait_for(c, &format!("S.recv > {before}"), "the table sent again").await;
+}
+
+#[tokio::test]
+async fn clocks_count_down_for_people_and_engines() {
+    let _one = ONE_BROWSER.lock().await;
+    let Some(b) = browser("clocks_count_down_for_people_and_engines").await else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("orrery-gui-clocks-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (spec, release) = held_engine(&dir);
+    let server = Server::start(&["--engine", &spec]);
+    let c = &b.client;
+    c.goto(&server.url).await.unwrap();
+    new_game(c, "spider-chess", None, &["person", "1"], "clock 120+0").await;
+    wait_for(
+        c,
+        "S.table.my_turn && S.table.seats[1].ready",
+        "the engine to be ready",
+    )
+    .await;
+    assert_eq!(
+        js(
+            c,
+            "document.querySelector('[data-clock-cap=\"0\"]').textContent"
+        )
+        .await,
+        "",
+        "a clock has no caption"
+    );
+    // The person's clock counts down from 2:00 while the person thinks, and the engine's stands.
+    // A clock shows whole seconds rounded down above 20 s: 1:56 means more than three seconds
+    // spent, so the charge for the move is under 1:58 left (a second for the engine's own
+    // measure of its time, which starts when it is asked).
+    wait_for(
+        c,
+        &format!("{} <= 116000", shown_ms(0)),
+        "the person's clock to run down by more than three seconds",
+    )
+    .await;
+    assert_eq!(
+        js(c, &shown_ms(1)).await,
+        120000,
+        "the engine's clock stands"
+    );
+    // An update from the server in the middle of the decision does not set the clock back.
+    another_update_from_the_server(c).await;
+    let after = js(c, &shown_ms(0)).await;
+    assert!(
+        after.as_f64().is_some_and(|ms| ms <= 116000.0),
+        "the person's clock reads {after} ms after an update, more than it had left"
+    );
+    // The move stops the person's clock at what the server charged.
+    click(c, "[data-sq=\"m2\"]").await;
+    click(c, "[data-sq=\"m5\"]").await;
+    wait_for(
+        c,
+        "S.table.decisions === 1 && S.table.seats[1].running",
+        "the engine's search",
+    )
+    .await;
+    let charged = js(c, "S.table.seats[0].clock_ms").await.as_f64().unwrap();
+    assert!(
+        charged < 118000.0,
+        "the person was charged for the move: {charged} ms left"
+    );
+    assert_eq!(
+        js(c, &shown_ms(0)).await.as_f64(),
+        Some((charged / 1000.0).floor() * 1000.0),
+        "the person's clock shows what is left"
+    );
+    // The engine's clock counts down while it searches (its answer is held back), also across
+    // an update from the server.
+    wait_for(
+        c,
+        &format!("{} <= 116000", shown_ms(1)),
+        "the engine's clock to run down by more than three seconds",
+    )
+    .await;
+    another_update_from_the_server(c).await;
+    let after = js(c, &shown_ms(1)).await;
+    assert!(
+        after.as_f64().is_some_and(|ms| ms <= 116000.0),
+        "the engine's clock reads {after} ms after an update, more than it had left"
+    );
+    assert_eq!(
+        js(c, &shown_ms(0)).await.as_f64(),
+        Some((charged / 1000.0).floor() * 1000.0)
+    );
+    // Released, its move is charged to its clock.
+    std::fs::write(&release, "").unwrap();
+    wait_for(c, "S.table.decisions === 2", "the engine's move").await;
+    let engine_left = js(c, "S.table.seats[1].clock_ms").await.as_f64().unwrap();
+    assert!(
+        engine_left < 118000.0,
+        "the engine was charged: {engine_left} ms left"
+    );
+    assert_eq!(
+        js(c, &shown_ms(1)).await.as_f64(),
+        Some((engine_left / 1000.0).floor() * 1000.0)
+    );
+    screenshot(c, "clocks").await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[tokio::test]
 async fn the_page_stays_responsive_while_an_engine_searches_for_ten_seconds() {
     let _one = ONE_BROWSER.lock().await;
@@ -333,10 +533,14 @@ async fn the_page_stays_responsive_while_an_engine_searches_for_ten_seconds() {
     else {
         return;
     };
-    let server = Server::start(&[]);
+    let dir = std::env::temp_dir().join(format!("orrery-gui-held-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (spec, release) = held_engine(&dir);
+    let server = Server::start(&["--engine", &spec]);
     let c = &b.client;
     c.goto(&server.url).await.unwrap();
-    new_game(c, "spider-chess", None, &["person", "0"], "movetime 10000").await;
+    new_game(c, "spider-chess", None, &["person", "1"], "clock 350+0").await;
     wait_for(
         c,
         "S.table.my_turn && S.table.seats[1].ready",
@@ -363,7 +567,6 @@ async fn the_page_stays_responsive_while_an_engine_searches_for_ten_seconds() {
         "the engine's clock to move",
     )
     .await;
-    assert_eq!(js(c, "S.table.decisions").await, 1, "still searching");
     // A click is answered by the server meanwhile (a round trip through the table): picking a
     // piece shows its targets, and a move is refused because it is the engine's turn.
     click(c, "[data-sq=\"l2\"]").await;
@@ -375,11 +578,6 @@ async fn the_page_stays_responsive_while_an_engine_searches_for_ten_seconds() {
         "the server's answer",
     )
     .await;
-    assert_eq!(
-        js(c, "S.table.decisions").await,
-        1,
-        "the answer came while the engine searched"
-    );
     // Its thinking is shown live, before it answers.
     wait_for(
         c,
@@ -387,10 +585,16 @@ async fn the_page_stays_responsive_while_an_engine_searches_for_ten_seconds() {
         "live thinking",
     )
     .await;
-    assert_eq!(js(c, "S.table.decisions").await, 1);
+    assert_eq!(
+        js(c, "S.table.decisions").await,
+        1,
+        "the engine's answer is held back until the release"
+    );
     screenshot(c, "spider-chess-engine-thinking").await;
-    // And the search ends with a move.
+    // Released, its move arrives.
+    std::fs::write(&release, "").unwrap();
     wait_for(c, "S.table.decisions === 2", "the engine's move").await;
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[tokio::test]
@@ -683,4 +887,255 @@ async fn a_loaded_variant_with_holes_and_a_promotion_choice() {
         1
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn a_variant_with_pieces_in_hand_drops_by_clicks() {
+    let _one = ONE_BROWSER.lock().await;
+    let Some(b) = browser("a_variant_with_pieces_in_hand_drops_by_clicks").await else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("orrery-gui-drops-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Crazyhouse captures (holdingsType=-1) on 6x6; each side starts with a knight in hand.
+    let file = dir.join("minidrop.txt");
+    std::fs::write(
+        &file,
+        "files=6 ranks=6 holdingsType=-1 royal=K king:K:K:king:a1 rook:R:R:rook:f1 \
+         knight:N:N:knight::1\n",
+    )
+    .unwrap();
+    let server = Server::start(&["--variant", file.to_str().unwrap()]);
+    let c = &b.client;
+    c.goto(&server.url).await.unwrap();
+    wait_for(
+        c,
+        "[...document.getElementById('f-variant').options].some(o => o.value === 'minidrop')",
+        "the loaded variant",
+    )
+    .await;
+    c.execute(
+        "document.getElementById('f-variant').value = 'minidrop';",
+        vec![],
+    )
+    .await
+    .unwrap();
+    new_game(c, "spider-chess", None, &["person", "0"], "nodes 2000").await;
+    wait_for(
+        c,
+        "S.table.my_turn && S.table.seats[1].ready",
+        "the engine to be ready",
+    )
+    .await;
+    // Each side's hand is shown on its seat: one knight each.
+    for (seat, hand) in [(0, "Nw"), (1, "Nb")] {
+        let sel = format!("[data-seat=\"{seat}\"] svg[data-hand=\"{hand}\"]");
+        assert_eq!(
+            js(c, &format!("document.querySelectorAll('{sel}').length")).await,
+            1,
+            "{sel}"
+        );
+        assert_eq!(
+            js(
+                c,
+                &format!("document.querySelector('{sel}').textContent.includes('×1')")
+            )
+            .await,
+            true
+        );
+    }
+    // Picking the knight in hand marks the rules core's drop targets: every empty square.
+    click(c, "svg[data-seat=\"0\"][data-hand=\"Nw\"]").await;
+    wait_for(
+        c,
+        "document.querySelectorAll('.target').length > 0",
+        "drop targets",
+    )
+    .await;
+    let drops = js(c, "S.table.board.legal.filter(m => m.drop === 'N').length").await;
+    screenshot(c, "variant-drop-targets").await;
+    assert_eq!(drops, 32, "36 squares less the two kings and two rooks");
+    assert_eq!(
+        js(c, "document.querySelectorAll('.target').length").await,
+        drops
+    );
+    assert_eq!(
+        js(c, "[...document.querySelectorAll('.target')].every(e => { const sq = e.closest('[data-sq]').dataset.sq; return S.table.board.legal.some(m => m.text === 'N@' + sq); })").await,
+        true,
+        "the marked squares are the legal drops"
+    );
+    // A drop on an occupied square is refused by the rules core and changes nothing.
+    click(c, "[data-sq=\"a6\"]").await;
+    wait_for(
+        c,
+        "document.getElementById('message').textContent.includes('Refused N@a6')",
+        "the refusal",
+    )
+    .await;
+    assert!(js(c, "document.getElementById('message').textContent")
+        .await
+        .as_str()
+        .unwrap()
+        .contains("occupied"));
+    assert_eq!(js(c, "S.table.decisions").await, 0);
+    // A drop by clicks; the engine answers, and the hands follow the rules core's position.
+    click(c, "svg[data-seat=\"0\"][data-hand=\"Nw\"]").await;
+    click(c, "[data-sq=\"c3\"]").await;
+    wait_for(c, "S.table.decisions >= 2", "the engine's reply").await;
+    assert_eq!(js(c, "S.table.moves[0].mv").await, "N@c3");
+    assert_eq!(
+        js(
+            c,
+            "S.table.board.pieces.some(p => p[0] === 2 && p[1] === 2 && p[2] === 'N' && p[3] === 0) || S.table.moves[1].mv.endsWith('c3')"
+        )
+        .await,
+        true,
+        "the knight stands on c3 unless the engine took it"
+    );
+    assert_eq!(
+        js(c, "[0, 1].every(i => { const shown = [...document.querySelectorAll(`[data-seat=\"${i}\"] svg[data-hand]`)].map(e => e.dataset.hand + e.textContent.slice(-2)).sort().join(); const hand = S.table.board.hands[i].map(p => p.letter + (i ? 'b' : 'w') + '×' + p.n).sort().join(); return shown === hand; })").await,
+        true,
+        "every piece in hand is shown on its seat with its count"
+    );
+    assert!(
+        js(c, "S.table.board.fen")
+            .await
+            .as_str()
+            .unwrap()
+            .contains('['),
+        "the FEN carries the hands"
+    );
+    screenshot(c, "variant-drops").await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn a_test_that_panics_leaves_no_browser_process_behind() {
+    let _one = ONE_BROWSER.lock().await;
+    // A test of its own (a thread with its runtime) that fails while its browser runs a page.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let failed = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let Some(b) = browser("a_test_that_panics_leaves_no_browser_process_behind").await
+            else {
+                tx.send(None).unwrap();
+                return;
+            };
+            let server = Server::start(&[]);
+            b.client.goto(&server.url).await.unwrap();
+            wait_for(&b.client, "S.connected", "the page").await;
+            tx.send(Some(b.processes())).unwrap();
+            panic!("a failing assertion while the browser runs");
+        })
+    })
+    .join();
+    let Some(procs) = rx.recv().unwrap() else {
+        return;
+    };
+    assert!(failed.is_err(), "the inner test failed");
+    assert!(
+        procs.iter().any(|(_, c)| c.contains("chromedriver"))
+            && procs.iter().filter(|(_, c)| c.contains("chromium")).count() >= 2,
+        "chromedriver, Chromium and its helpers were running: {procs:#?}"
+    );
+    // None of them is left (a process that is gone, or a zombie, has no command line; a pid
+    // used again has another one).
+    let left: Vec<&(u32, String)> = procs
+        .iter()
+        .filter(|(pid, c)| !c.is_empty() && gui_support::cmdline(*pid) == *c)
+        .collect();
+    assert!(
+        left.is_empty(),
+        "left running after the failed test: {left:#?}"
+    );
+}
+
+/// The inner half of [`a_killed_test_process_leaves_no_browser_process_behind`], run by it as a
+/// child process: starts a board server and a browser on its page, prints their processes, and
+/// waits (until its input ends) to be killed.
+#[tokio::test]
+#[ignore = "run as a child process by a_killed_test_process_leaves_no_browser_process_behind, which kills it"]
+async fn browser_waiting_to_be_killed() {
+    let Some(b) = browser("browser_waiting_to_be_killed").await else {
+        println!("NO-BROWSER");
+        return;
+    };
+    let server = Server::start(&[]);
+    b.client.goto(&server.url).await.unwrap();
+    wait_for(&b.client, "S.connected", "the page").await;
+    let mut procs = b.processes();
+    procs.push((server.pid(), gui_support::cmdline(server.pid())));
+    println!("PROCESSES {}", serde_json::to_string(&procs).unwrap());
+    assert!(procs.len() > 2, "{procs:?}");
+    let mut line = String::new();
+    let _ = std::io::stdin().read_line(&mut line);
+}
+
+#[tokio::test]
+async fn a_killed_test_process_leaves_no_browser_process_behind() {
+    use std::io::BufRead;
+    let _one = ONE_BROWSER.lock().await;
+    if !std::path::Path::new("/usr/bin/chromedriver").exists() {
+        eprintln!("skipped: no /usr/bin/chromedriver");
+        return;
+    }
+    // This test binary, running only the inner test, killed outright once its browser runs: no
+    // drop runs, so only what the kernel does is left (parent-death signals).
+    let mut inner = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "browser_waiting_to_be_killed",
+            "--ignored",
+            "--nocapture",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = std::io::BufReader::new(inner.stdout.take().unwrap());
+    let mut procs: Option<Vec<(u32, String)>> = None;
+    for line in out.lines() {
+        let line = line.unwrap();
+        if line.starts_with("NO-BROWSER") {
+            break;
+        }
+        if let Some(json) = line.strip_prefix("PROCESSES ") {
+            procs = Some(serde_json::from_str(json).unwrap());
+            break;
+        }
+    }
+    inner.kill().unwrap();
+    inner.wait().unwrap();
+    let Some(procs) = procs else {
+        eprintln!("skipped: the inner test found no browser");
+        return;
+    };
+    assert!(
+        procs.iter().any(|(_, c)| c.contains("chromedriver"))
+            && procs.iter().any(|(_, c)| c.contains("orrery gui"))
+            && procs.iter().filter(|(_, c)| c.contains("chromium")).count() >= 2,
+        "chromedriver, Chromium with its helpers and the server were running: {procs:#?}"
+    );
+    // They all end (a process that is gone, or a zombie, has no command line; a pid used again
+    // has another one).
+    let left = || -> Vec<(u32, String)> {
+        procs
+            .iter()
+            .filter(|(pid, c)| !c.is_empty() && gui_support::cmdline(*pid) == *c)
+            .cloned()
+            .collect()
+    };
+    let deadline = std::time::Instant::now() + gui_support::WAIT;
+    while !left().is_empty() && std::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    assert!(
+        left().is_empty(),
+        "left running after the test process was killed: {:#?}",
+        left()
+    );
 }

@@ -277,7 +277,7 @@ impl TwoSided for Wander {
         self.unmake();
     }
     fn in_check(&self) -> bool {
-        self.checks && self.hash % 5 == 0
+        self.checks && self.hash.is_multiple_of(5)
     }
     fn no_moves_score(&self) -> Score {
         DRAW

@@ -1,12 +1,14 @@
 //! Shared helpers for the board tests: start `orrery gui` on a free port, start chromedriver and
 //! a headless Chromium (fresh profile, network features off), wait for conditions on the page
-//! with generous timeouts, and save screenshots.
+//! with generous timeouts, click what is on the page now (re-finding an element the page
+//! re-rendered meanwhile), save screenshots, and leave no browser process behind.
 
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
-use std::path::PathBuf;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -16,7 +18,7 @@ use serde_json::{json, Value};
 /// Generous wait for anything on a loaded 2-core machine.
 pub const WAIT: Duration = Duration::from_secs(120);
 
-/// A running `orrery gui`; killed on drop.
+/// A running `orrery gui`; killed on drop, and by the kernel when the test process is killed.
 pub struct Server {
     child: Child,
     /// `http://127.0.0.1:PORT/`
@@ -28,9 +30,14 @@ pub struct Server {
 impl Server {
     /// Starts `orrery gui --port 0 ARGS` and reads the address it prints.
     pub fn start(args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_orrery"))
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_orrery"));
+        // Its engines end when it does (their input closes).
+        die_with_parent(&mut cmd);
+        let mut child = cmd
             .arg("gui")
             .args(["--port", "0"])
+            // An engine's handshake on a loaded machine can take longer than the default 10 s.
+            .args(["--handshake-timeout", "120000"])
             .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -56,6 +63,11 @@ impl Server {
         Server { child, url, ws }
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Stops the server now (to test what the page does when it goes away).
     pub fn kill(&mut self) {
         let _ = self.child.kill();
@@ -69,6 +81,20 @@ impl Drop for Server {
     }
 }
 
+/// Has the kernel kill the process `cmd` starts when the thread that starts it (the test's)
+/// ends, also when the test process is killed outright and runs no drop.
+fn die_with_parent(cmd: &mut Command) {
+    // SAFETY: prctl(2) only, between fork and exec: async-signal-safe, allocates nothing.
+    unsafe {
+        cmd.pre_exec(|| {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
@@ -76,33 +102,200 @@ fn free_port() -> u16 {
         .expect("a free port")
 }
 
-/// Headless Chromium driven through chromedriver; both stopped on drop.
+/// Headless Chromium driven through chromedriver; both stopped on drop, with every process of
+/// the browser.
+///
+/// Chromium's processes outlive chromedriver when it is killed (the main process is re-parented
+/// to init and keeps its renderers), so the clean-up works in layers: the drop ends the
+/// WebDriver session (chromedriver quits Chromium), then kills chromedriver's process group
+/// (chromedriver starts in a group of its own and Chromium's processes stay in it), then any
+/// process left whose command line names this session's profile, with its descendants. A test
+/// process that is killed never runs the drop: chromedriver is then killed by the kernel when
+/// the test's thread ends (parent-death signal), and the Chromium main process when chromedriver
+/// ends (started through `setpriv --pdeathsig KILL`); the other Chromium processes exit with
+/// their main process.
 pub struct Browser {
-    driver: Child,
     /// The WebDriver session.
     pub client: Client,
-    profile: PathBuf,
+    port: u16,
+    session: Option<String>,
+    driver: Driver,
+}
+
+impl Browser {
+    /// The processes of this browser running now: chromedriver, Chromium's and their
+    /// descendants (what the drop must leave none of), each with its command line. A helper
+    /// that has exited and waits to be reaped (a zombie, with no command line) runs no more.
+    pub fn processes(&self) -> Vec<(u32, String)> {
+        let driver = self.driver.child.id();
+        std::iter::once(driver)
+            .chain(profile_processes(&self.driver.profile, Some(driver)))
+            .map(|pid| (pid, cmdline(pid)))
+            .filter(|(_, c)| !c.is_empty())
+            .collect()
+    }
+}
+
+/// A process's command line, its arguments joined by spaces ("" when it is gone or a zombie).
+pub fn cmdline(pid: u32) -> String {
+    let raw = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+    String::from_utf8_lossy(&raw)
+        .split('\0')
+        .filter(|a| !a.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        let _ = self.driver.kill();
-        let _ = self.driver.wait();
-        // Chromium outlives its chromedriver: stop the processes of this session's own profile.
-        let flag = format!("--user-data-dir={}", self.profile.display());
-        if let Ok(dir) = std::fs::read_dir("/proc") {
-            for e in dir.flatten() {
-                let Some(pid) = e.file_name().to_str().and_then(|p| p.parse::<u32>().ok()) else {
-                    continue;
-                };
-                let cmd = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
-                let cmd = String::from_utf8_lossy(&cmd);
-                if cmd.split('\0').any(|a| a == flag) {
-                    let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
-                }
+        if let Some(id) = &self.session {
+            delete_session(self.port, id);
+        }
+        // Then `driver` drops: its process group and anything left of the profile.
+    }
+}
+
+/// A running chromedriver with the profile of its session: on drop, its process group and every
+/// process left of the profile are killed and the profile is removed.
+struct Driver {
+    child: Child,
+    profile: PathBuf,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        // The group's id is chromedriver's pid, not reused before the wait below reaps it.
+        let group = self.child.id() as libc::pid_t;
+        // SAFETY: kill(2) with a negative pid signals that process group; no memory is touched.
+        unsafe {
+            libc::kill(-group, libc::SIGKILL);
+        }
+        kill_profile_processes(&self.profile);
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
+        let _ = std::fs::remove_file(launcher_path(&self.profile));
+    }
+}
+
+/// Ends a WebDriver session with a plain blocking HTTP request (a drop cannot await the async
+/// client, and may run while the test's runtime is unwinding); chromedriver then quits Chromium
+/// and waits for it.
+fn delete_session(port: u16, id: &str) {
+    let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", port)) else {
+        return;
+    };
+    let _ = s.set_read_timeout(Some(Duration::from_secs(30)));
+    let _ = s.set_write_timeout(Some(Duration::from_secs(30)));
+    let req = format!(
+        "DELETE /session/{id} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 0\r\n\
+         Connection: close\r\n\r\n"
+    );
+    if s.write_all(req.as_bytes()).is_ok() {
+        let mut sink = Vec::new();
+        let _ = s.read_to_end(&mut sink);
+    }
+}
+
+/// The pids of running processes with their parent pids (from /proc).
+fn processes() -> Vec<(u32, u32)> {
+    let mut out = Vec::new();
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return out;
+    };
+    for e in dir.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else {
+            continue;
+        };
+        // pid (comm) state ppid ...: comm may hold spaces and parentheses, so read after the last ')'.
+        let ppid = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+            .and_then(|p| p.parse::<u32>().ok());
+        if let Some(ppid) = ppid {
+            out.push((pid, ppid));
+        }
+    }
+    out
+}
+
+/// Every process whose command line names `profile` (Chromium's main process and those of its
+/// helpers that carry the flag), with all their descendants (renderers, zygotes and utility
+/// processes, which may not carry it), and the descendants of `also` (chromedriver).
+fn profile_processes(profile: &Path, also: Option<u32>) -> Vec<u32> {
+    let needle = profile.display().to_string();
+    let names_profile = |arg: &str| {
+        // The profile itself or a path inside it (not another profile whose name starts alike).
+        arg.ends_with(&needle)
+            || arg.contains(&format!("{needle}/"))
+            || arg.contains(&format!("{needle}.launch"))
+    };
+    let procs = processes();
+    let mut found: Vec<u32> = procs
+        .iter()
+        .filter(|(pid, _)| {
+            let cmd = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            String::from_utf8_lossy(&cmd).split('\0').any(names_profile)
+        })
+        .map(|(pid, _)| *pid)
+        .chain(also)
+        .collect();
+    let mut i = 0;
+    while i < found.len() {
+        let parent = found[i];
+        for (pid, ppid) in &procs {
+            if *ppid == parent && !found.contains(pid) {
+                found.push(*pid);
             }
         }
-        let _ = std::fs::remove_dir_all(&self.profile);
+        i += 1;
+    }
+    found.retain(|&p| p != std::process::id() && Some(p) != also);
+    found
+}
+
+/// Kills the processes of [`profile_processes`] until none is left or ten seconds passed.
+fn kill_profile_processes(profile: &Path) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let doomed = profile_processes(profile, None);
+        if doomed.is_empty() || Instant::now() > deadline {
+            return;
+        }
+        for pid in doomed {
+            // SAFETY: kill(2) on a pid; no memory is touched.
+            unsafe {
+                libc::kill(pid as libc::pid_t, libc::SIGKILL);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Where the Chromium launcher script of a profile lives (next to the profile).
+fn launcher_path(profile: &Path) -> PathBuf {
+    profile.with_extension("launch.sh")
+}
+
+/// The Chromium binary chromedriver starts: a launcher that gives Chromium's main process a
+/// parent-death signal, so it ends with chromedriver (when `setpriv` is there; util-linux, which
+/// Debian always installs), else Chromium itself.
+fn chromium_launcher(profile: &Path) -> String {
+    const SETPRIV: &str = "/usr/bin/setpriv";
+    if !Path::new(SETPRIV).exists() {
+        return CHROMIUM.to_string();
+    }
+    let path = launcher_path(profile);
+    let script = format!("#!/bin/sh\nexec {SETPRIV} --pdeathsig KILL -- {CHROMIUM} \"$@\"\n");
+    let written = std::fs::write(&path, script).and_then(|_| {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+    });
+    match written {
+        Ok(()) => path.display().to_string(),
+        Err(_) => CHROMIUM.to_string(),
     }
 }
 
@@ -120,28 +313,33 @@ pub async fn browser(test: &str) -> Option<Browser> {
         return None;
     }
     let port = free_port();
-    let driver = Command::new(CHROMEDRIVER)
-        .arg(format!("--port={port}"))
+    let mut cmd = Command::new(CHROMEDRIVER);
+    cmd.arg(format!("--port={port}"))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
-        .spawn()
-        .expect("chromedriver starts");
-    let deadline = Instant::now() + WAIT;
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "chromedriver did not listen");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+        .process_group(0);
+    // A test process that is killed does not leave chromedriver and its Chromium behind.
+    die_with_parent(&mut cmd);
     let profile = std::env::temp_dir().join(format!(
         "orrery-gui-chromium-{}-{}",
         std::process::id(),
         port
     ));
     let _ = std::fs::remove_dir_all(&profile);
+    let driver = Driver {
+        child: cmd.spawn().expect("chromedriver starts"),
+        profile: profile.clone(),
+    };
+    let deadline = Instant::now() + WAIT;
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "chromedriver did not listen");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     let mut caps = serde_json::Map::new();
     caps.insert(
         "goog:chromeOptions".into(),
         json!({
-            "binary": CHROMIUM,
+            "binary": chromium_launcher(&profile),
             "args": [
                 "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -159,11 +357,13 @@ pub async fn browser(test: &str) -> Option<Browser> {
             .await
         {
             Ok(client) => {
+                let session = client.session_id().await.ok().flatten();
                 return Some(Browser {
-                    driver,
                     client,
-                    profile,
-                })
+                    port,
+                    session,
+                    driver,
+                });
             }
             Err(e) => {
                 last_err = Some(e);
@@ -199,15 +399,37 @@ pub async fn wait_for(c: &Client, cond: &str, what: &str) {
     }
 }
 
-/// Clicks the element matching a CSS selector (waiting for it first).
+/// Clicks the element matching a CSS selector (waiting for it first), as a person would: a
+/// WebDriver click at the element's place. The page re-renders whenever the server sends an
+/// update (an engine's decision, its thinking, the lobby every two seconds), so the element found
+/// may be replaced before the click reaches it; then it is found again and clicked, until
+/// [`WAIT`] has passed. Only errors that mean "the click did not happen" are retried.
 pub async fn click(c: &Client, css: &str) {
-    wait_for(c, &format!("document.querySelector('{css}') !== null"), css).await;
-    c.find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("find {css}: {e}"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("click {css}: {e}"));
+    let deadline = Instant::now() + WAIT;
+    loop {
+        wait_for(c, &format!("document.querySelector('{css}') !== null"), css).await;
+        let clicked = match c.find(Locator::Css(css)).await {
+            Ok(e) => e.click().await,
+            Err(e) => Err(e),
+        };
+        match clicked {
+            Ok(()) => return,
+            Err(e) if click_not_done(&e) && Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(e) => panic!("click {css}: {e}"),
+        }
+    }
+}
+
+/// WebDriver errors after which the click was not performed: the element was replaced or removed
+/// between finding and clicking it, or something was drawn over it for a moment.
+fn click_not_done(e: &fantoccini::error::CmdError) -> bool {
+    e.is_stale_element_reference()
+        || e.is_no_such_element()
+        || e.is_element_not_interactable()
+        || matches!(e, fantoccini::error::CmdError::Standard(w)
+            if w.error == fantoccini::error::ErrorStatus::ElementClickIntercepted)
 }
 
 /// Saves a screenshot as target/gui-screenshots/NAME.png (and in $ORRERY_SCREENSHOTS when set).
@@ -249,6 +471,15 @@ pub async fn new_game(c: &Client, game: &str, setup: Option<&str>, seats: &[&str
         "const tc = document.getElementById('f-tc'); tc.add(new Option('{tc}', '{tc}')); tc.value = '{tc}';"
     ));
     c.execute(&script, vec![]).await.expect("fill the form");
+    // The page may still show (and be told about) a table it sat at before: wait for the new one.
+    let before = js(c, "S.tableId").await;
     click(c, "#f-start").await;
-    wait_for(c, "S.table !== null && S.view === 'table'", "the table").await;
+    wait_for(
+        c,
+        &format!(
+            "S.table !== null && S.tableId !== {before} && S.table.table === S.tableId && S.view === 'table'"
+        ),
+        "the new table",
+    )
+    .await;
 }

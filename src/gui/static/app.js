@@ -267,7 +267,8 @@ function defaultHint() {
   if (t.over) return "The game is over. Save it as PGN / record, or start another from the tables.";
   if (!t.you.length) return "Watching.";
   if (!t.my_turn) return "Waiting for the other seats…";
-  if (t.board && t.board.kind === "spider") return "Your move: pick a piece, then its target.";
+  if (t.board && t.board.kind === "spider") return t.board.hands ? "Your move: pick a piece (or a piece in your hand), then its target."
+    : "Your move: pick a piece, then its target.";
   if (t.board && t.board.kind === "solar") return "Your move: pick a piece (or a piece in your hand), then its target.";
   return "Your decision: see what you owe above.";
 }
@@ -280,12 +281,30 @@ function fmtClock(ms) {
     : (ms < 20000 ? `${m}:${String(s % 60).padStart(2, "0")}.${tenths}` : `${m}:${String(s % 60).padStart(2, "0")}`);
 }
 
+// A seat's clock: under a clock time control the time left, counting down while the seat
+// decides; at a table without a clock (time or nodes per move) the time spent on the decision
+// now being made, in whole seconds and captioned so it never reads as a clock at zero, and a
+// dash while the seat is not deciding. The server sends the time left when the decision began
+// (`clock_ms`) and the time spent on it so far (`elapsed_ms`); the page adds the time since
+// that message, so an update in the middle of a decision does not set the clock back.
 function clockText(seat) {
   const t = S.table;
-  const dt = performance.now() - S.recv;
-  if (t.clocked && seat.clock_ms !== null) return fmtClock(seat.clock_ms - (seat.running && !t.over ? dt : 0));
-  if (seat.running && !t.over) return fmtClock((seat.elapsed_ms || 0) + dt);
+  const spent = seat.running && !t.over ? (seat.elapsed_ms || 0) + performance.now() - S.recv : 0;
+  if (t.clocked && seat.clock_ms !== null) return fmtClock(seat.clock_ms - spent);
+  if (seat.running && !t.over) return fmtSpent(spent);
   return "–";
+}
+
+function clockCaption(seat) {
+  const t = S.table;
+  if (t.clocked || !seat.running || t.over) return "";
+  return t.game === "space-wars" ? "this decision" : "this move";
+}
+
+function fmtSpent(ms) {
+  const s = Math.floor(Math.max(0, ms) / 1000), m = Math.floor(s / 60);
+  return m >= 60 ? `${Math.floor(m / 60)}:${String(m % 60).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`
+    : `${m}:${String(s % 60).padStart(2, "0")}`;
 }
 
 function seatColour(i) {
@@ -316,7 +335,7 @@ function renderSeats() {
     if (t.board && t.board.kind === "solar" && t.board.teams < t.seats.length) team = ` · team ${t.board.seats[i].team + 1}`;
     if (t.board && t.board.kind === "solar" && t.board.seats[i].eliminated) team += ' · <span class="off">eliminated</span>';
     d.innerHTML = `<div class="top"><div><div class="name">${esc(s.label)}</div><div class="who">${who}${team}</div></div>
-      <div class="clock" data-clock="${i}">${clockText(s)}</div></div>`;
+      <div class="clockbox"><div class="cap" data-clock-cap="${i}">${clockCaption(s)}</div><div class="clock${t.clocked ? "" : " spent"}" data-clock="${i}">${clockText(s)}</div></div></div>`;
     if (s.thinking) {
       const th = s.thinking;
       const parts = [];
@@ -330,6 +349,22 @@ function renderSeats() {
       th_el.dataset.think = i;
       th_el.innerHTML = parts.join(" · ") + pv;
       d.appendChild(th_el);
+    }
+    if (t.board && t.board.kind === "spider" && t.board.hands) {
+      // Variants with pieces in hand: seat i plays colour i.
+      const hand = t.board.hands[i];
+      const h = document.createElement("div");
+      h.className = "hand";
+      if (!hand.length) h.innerHTML = '<span class="who">hand: empty</span>';
+      const mine = t.my_turn && t.board.side === i && s.you;
+      for (const p of hand) {
+        const selected = mine && S.drop && S.drop.letter === p.letter;
+        const el = Boards.spiderHandPiece(t.board.types, p.letter, i, p.n, selected);
+        el.dataset.seat = i;
+        el.onclick = () => pickSpiderHand(i, p.letter);
+        h.appendChild(el);
+      }
+      d.appendChild(h);
     }
     if (t.board && t.board.kind === "solar") {
       const hand = t.board.seats[i].hand;
@@ -358,6 +393,10 @@ setInterval(() => {
   for (const el of document.querySelectorAll("[data-clock]")) {
     const s = S.table.seats[Number(el.dataset.clock)];
     if (s) el.textContent = clockText(s);
+  }
+  for (const el of document.querySelectorAll("[data-clock-cap]")) {
+    const s = S.table.seats[Number(el.dataset.clockCap)];
+    if (s) el.textContent = clockCaption(s);
   }
 }, 100);
 
@@ -397,8 +436,9 @@ function renderBoard() {
   if (!t.board) { host.replaceChildren(); return; }
   if (t.board.kind === "spider") {
     const legal = t.board.legal || [];
-    const targets = S.sel ? legal.filter(m => m.from[0] === S.sel[0] && m.from[1] === S.sel[1])
-      .map(m => [m.to[0], m.to[1]]) : [];
+    const targets = S.drop ? legal.filter(m => m.drop === S.drop.letter).map(m => [m.to[0], m.to[1]])
+      : S.sel ? legal.filter(m => !m.drop && m.from[0] === S.sel[0] && m.from[1] === S.sel[1])
+        .map(m => [m.to[0], m.to[1]]) : [];
     Boards.spider(host, t.board, { flipped: S.flipped, sel: S.sel, targets, onSquare: spiderClick });
     const legend = Boards.spiderLegend(t.board);
     host.parentElement.querySelector(".legend")?.remove();
@@ -444,7 +484,22 @@ function sendMove(text) {
 function spiderClick(x, y) {
   const t = S.table, b = t.board;
   const piece = b.pieces.find(p => p[0] === x && p[1] === y);
-  const legal = b.legal || [];
+  const legal = (b.legal || []).filter(m => !m.drop);
+  if (S.drop) {
+    const letter = S.drop.letter;
+    // Another own piece that can move: pick it instead of dropping.
+    if (piece && piece[3] === b.side && legal.some(m => m.from[0] === x && m.from[1] === y)) {
+      S.drop = null;
+      renderSeats();
+    } else {
+      const drop = (b.legal || []).find(m => m.drop === letter && m.to[0] === x && m.to[1] === y);
+      S.drop = null;
+      renderSeats();
+      // Sent even when it is not a legal drop: the rules core says why.
+      sendMove(drop ? drop.text : `${letter}@${squareName(x, y)}`);
+      return;
+    }
+  }
   if (!S.sel) {
     if (!piece) { setMessage("Pick a piece first.", ""); return; }
     S.sel = [x, y];
@@ -471,6 +526,23 @@ function spiderClick(x, y) {
   S.sel = null;
   // Sent even when it is not a legal target: the rules core says why.
   sendMove(moves.length ? moves[0].text : text);
+}
+
+function pickSpiderHand(seat, letter) {
+  const t = S.table;
+  const name = pieceSymbol(t.board.types, letter).name;
+  if (!t.my_turn || t.board.side !== seat || !t.seats[seat].you) {
+    setMessage(`${t.seats[seat].label}'s hand: only its player may drop from it, on its turn.`, "");
+    return;
+  }
+  S.sel = null;
+  S.drop = S.drop && S.drop.letter === letter ? null : { letter };
+  if (S.drop) {
+    const n = (t.board.legal || []).filter(m => m.drop === letter).length;
+    setMessage(n ? `Drop a ${name}: ${n} legal drop${n === 1 ? "" : "s"}.` : `${name} in hand: no legal drop now.`, "");
+  }
+  renderSeats();
+  renderBoard();
 }
 
 function pickHand(seat, kind, colour) {

@@ -208,6 +208,17 @@ Boards.solarHandPiece = function (kind, colour, n, selected) {
 
 Boards.solarColour = function (letter) { return SOLAR_COLOURS[letter]; };
 
+// A Spider-Chess piece in hand (for the seat panels of variants with hands), clickable.
+Boards.spiderHandPiece = function (types, letter, colour, n, selected) {
+  const svg = svgEl("svg", { viewBox: "0 0 46 30", width: 50, height: 33, class: "handpiece" + (selected ? " sel" : ""),
+    "data-hand": letter + (colour === 0 ? "w" : "b") });
+  drawToken(svg, 14, 15, 12, colour, pieceSymbol(types, letter), letter);
+  if (selected) svgEl("circle", { cx: 14, cy: 15, r: 14, fill: "none", stroke: "#f0b429", "stroke-width": 3 }, svg);
+  const t = svgEl("text", { x: 44, y: 21, "text-anchor": "end", fill: "#e6e9ef", "font-size": 12, "font-weight": 700 }, svg);
+  t.textContent = "\u00D7" + n;
+  return svg;
+};
+
 // Space Wars cards.
 const SUITS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
 Boards.cardFace = function (code, extra) {

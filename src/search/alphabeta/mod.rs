@@ -14,5 +14,5 @@ mod tests;
 
 pub use crate::search::report::{Info, Outcome, UciScore};
 pub use searcher::{SearchOptions, Searcher, MAX_DEPTH};
-pub use timeman::{Budget, Control};
+pub use timeman::{soft_scale, Budget, Control, RootTrend};
 pub use transposition::{Bound, TranspositionTable};

@@ -11,7 +11,7 @@ use crate::search::{Info, Limits, Outcome, Score, TwoSided, INFINITY, MATE, MATE
 use super::history::{bonus, Heuristics, MAX_PLY};
 use super::movepicker::MovePicker;
 use super::stats::{Counter, Stats};
-use super::timeman::Control;
+use super::timeman::{Control, RootTrend};
 use super::transposition::{from_tt, to_tt, Bound, TranspositionTable, NO_EVAL};
 
 /// Deepest nominal depth iterative deepening goes to.
@@ -321,8 +321,10 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
         let mut best_pv: Vec<M> = vec![first];
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut prev = 0;
+        let mut trend = RootTrend::default();
+        let mut prev_best: Option<M> = None;
         for depth in 1..=max_depth as i32 {
-            if depth > 1 && !self.control.may_deepen() {
+            if depth > 1 && !self.control.may_start_iteration() {
                 break;
             }
             self.seldepth = 0;
@@ -364,6 +366,12 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
             if !completed {
                 break;
             }
+            let best_now = best_pv.first().copied();
+            if prev_best.is_some() {
+                trend.update(best_now != prev_best, prev, out.score);
+                self.control.set_trend(&trend);
+            }
+            prev_best = best_now;
             prev = out.score;
             out.depth = depth as u32;
             let time = self.control.elapsed();
