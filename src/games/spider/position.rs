@@ -179,7 +179,10 @@ impl Position {
                 for &(x, y) in squares {
                     pos.put(variant.index(x, y), kind as u8, color);
                 }
-                if p.hand > 0 && variant.has_hands() {
+                // Where the FEN leaves the hand out, it holds only the kinds a promotion takes
+                // from it (as `from_fen` derives it): a count for any other kind is never used.
+                let kept = variant.hand_in_fen || variant.promo_hand_kinds >> kind & 1 != 0;
+                if p.hand > 0 && variant.has_hands() && kept {
                     pos.set_hand(color, kind as u8, p.hand);
                 }
             }
