@@ -37,13 +37,21 @@ fn main() {
     std::process::exit(code);
 }
 
+/// `--help` of `orrery` and of its subcommands: the usage text on stdout, exit code 0.
+fn help(usage: &str) -> anyhow::Result<i32> {
+    print!("{usage}");
+    Ok(0)
+}
+
 fn run(args: &[String]) -> anyhow::Result<i32> {
     match parse_args(args).map_err(anyhow::Error::msg)? {
-        Command::Help => {
-            print!("{USAGE}");
-            Ok(0)
-        }
-        Command::Gui(args) => orrery::gui::run_cli(&args).map_err(anyhow::Error::msg),
+        Command::Help => help(USAGE),
+        Command::Gui(args) => match orrery::gui::parse_args(&args).map_err(anyhow::Error::msg)? {
+            None => help(orrery::gui::USAGE),
+            Some(cfg) => orrery::gui::run(cfg)
+                .map_err(anyhow::Error::msg)
+                .map(|()| 0),
+        },
         Command::Match(cfg) => {
             let mut out = std::io::stdout();
             let result = run_match(&cfg, &mut out);

@@ -7,7 +7,7 @@
 
 mod gui_support;
 
-use gui_support::{browser, click, js, new_game, screenshot, wait_for, Server};
+use gui_support::{browser, click, js, new_game, screenshot, variant_table, wait_for, Server};
 
 /// One browser at a time: each test starts its own Chromium, and two at once on a 2-core
 /// machine only slow each other down.
@@ -820,35 +820,12 @@ async fn a_loaded_variant_with_holes_and_a_promotion_choice() {
     let Some(b) = browser("a_loaded_variant_with_holes_and_a_promotion_choice").await else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("orrery-gui-variant-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("minipromo.txt");
-    std::fs::write(
-        &file,
+    let c = &b.client;
+    let (_server, dir) = variant_table(
+        c,
+        "minipromo",
         "files=6 ranks=6 promoZone=1 promoChoice=QN royal=K hole::::c3,d4 king:K:K:king:a1 \
          pawn:P:fmWfcF:pawn:f5 queen:Q:Q:queen:b1 knight:N:N:knight:c1\n",
-    )
-    .unwrap();
-    let server = Server::start(&["--variant", file.to_str().unwrap()]);
-    let c = &b.client;
-    c.goto(&server.url).await.unwrap();
-    wait_for(
-        c,
-        "document.getElementById('f-variant').options.length === 2",
-        "the loaded variant",
-    )
-    .await;
-    c.execute(
-        "document.getElementById('f-variant').value = 'minipromo';",
-        vec![],
-    )
-    .await
-    .unwrap();
-    new_game(c, "spider-chess", None, &["person", "0"], "nodes 2000").await;
-    wait_for(
-        c,
-        "S.table.my_turn && S.table.seats[1].ready",
-        "the engine to be ready",
     )
     .await;
     assert_eq!(js(c, "S.table.board.files").await, 6);
@@ -895,36 +872,13 @@ async fn a_variant_with_pieces_in_hand_drops_by_clicks() {
     let Some(b) = browser("a_variant_with_pieces_in_hand_drops_by_clicks").await else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("orrery-gui-drops-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let c = &b.client;
     // Crazyhouse captures (holdingsType=-1) on 6x6; each side starts with a knight in hand.
-    let file = dir.join("minidrop.txt");
-    std::fs::write(
-        &file,
+    let (_server, dir) = variant_table(
+        c,
+        "minidrop",
         "files=6 ranks=6 holdingsType=-1 royal=K king:K:K:king:a1 rook:R:R:rook:f1 \
          knight:N:N:knight::1\n",
-    )
-    .unwrap();
-    let server = Server::start(&["--variant", file.to_str().unwrap()]);
-    let c = &b.client;
-    c.goto(&server.url).await.unwrap();
-    wait_for(
-        c,
-        "[...document.getElementById('f-variant').options].some(o => o.value === 'minidrop')",
-        "the loaded variant",
-    )
-    .await;
-    c.execute(
-        "document.getElementById('f-variant').value = 'minidrop';",
-        vec![],
-    )
-    .await
-    .unwrap();
-    new_game(c, "spider-chess", None, &["person", "0"], "nodes 2000").await;
-    wait_for(
-        c,
-        "S.table.my_turn && S.table.seats[1].ready",
-        "the engine to be ready",
     )
     .await;
     // Each side's hand is shown on its seat: one knight each.

@@ -80,10 +80,8 @@ impl Session {
     /// The perft 1 total of the current position (the witness that nothing changed).
     fn perft1(&mut self) -> String {
         let cmd = if self.cecp { "perft 1" } else { "go perft 1" };
-        let got = self.line(cmd);
-        got.into_iter()
-            .find(|l| l.starts_with("Nodes searched: "))
-            .expect("perft total")
+        self.io.send(cmd);
+        format!("Nodes searched: {}", self.io.perft_output().1)
     }
 }
 

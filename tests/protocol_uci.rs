@@ -253,7 +253,7 @@ fn perft_output_matches_stockfish_format() {
     let (mut io, _) = started();
     io.send("position startpos");
     io.send("go perft 2");
-    let got = sync(&mut io);
+    let (got, _) = io.perft_output();
     assert_eq!(got.len(), 9 + 3, "{got:?}");
     assert!(got[..9].iter().all(|l| l.ends_with(": 8")), "{got:?}");
     assert_eq!(got[9..], ["", "Nodes searched: 72", ""]);

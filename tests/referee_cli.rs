@@ -9,19 +9,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::referee::{fake_script, orphans_left, temp_dir};
-
-fn orrery(args: &[&str]) -> (i32, String, String) {
-    let out = common::binaries::command("orrery")
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::referee::{fake_script, orphans_left, orrery, temp_dir};
 
 fn fake_arg(name: &str, behaviour: &str) -> String {
     format!(
@@ -35,6 +23,12 @@ fn help_and_errors() {
     let (code, out, _) = orrery(&["--help"]);
     assert_eq!(code, 0);
     assert!(out.contains("--sprt"));
+    let (code, out, _) = orrery(&["gui", "--help"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("orrery gui: the board in a browser"),
+        "{out}"
+    );
     for (args, needle) in [
         (vec!["--bogus", "1"], "unknown option"),
         (vec!["--games", "many"], "not a valid number"),

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::referee::{fake_script, temp_dir};
+use common::referee::{fake_script, orrery, temp_dir};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -20,18 +20,6 @@ fn root() -> PathBuf {
 
 fn orrery_path() -> String {
     common::binaries::path("orrery").display().to_string()
-}
-
-fn orrery(args: &[&str]) -> (i32, String, String) {
-    let out = common::binaries::command("orrery")
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 /// The records of a file or directory as a set: settings lines dropped, timings removed, by id.

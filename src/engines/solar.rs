@@ -11,7 +11,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::games::solar::{
-    perft_divide, setup_names, DrawReason, Move, Position, Status, DEFAULT_DRAW_PLIES,
+    divide_until, setup_names, DrawReason, Move, Position, Status, DEFAULT_DRAW_PLIES,
 };
 use crate::protocol::{EngineGame, EngineOption, GameOutcome, OptionKind, SearchReport};
 use crate::search::{Info, Limits, MultiAlgorithm, MultiOptions, MultiSearcher, Searcher};
@@ -216,8 +216,14 @@ impl EngineGame for SolarEngine {
         pos.to_move() as usize + 1
     }
 
-    fn perft_divide(&self, pos: &Position, depth: u32) -> Vec<(String, u64)> {
-        perft_divide(&mut pos.clone(), depth).divide_text()
+    fn perft_divide(
+        &self,
+        pos: &Position,
+        depth: u32,
+        stop: &AtomicBool,
+    ) -> Option<Vec<(String, u64)>> {
+        let lines = divide_until(&mut pos.clone(), depth, stop)?;
+        Some(lines.iter().map(|(m, n)| (m.to_string(), *n)).collect())
     }
 
     fn options(&self) -> Vec<EngineOption> {

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use super::cli::{BenchReport, BenchSequence};
 
-use crate::games::spider::{divide, Color, Position, Variant, DEFAULT_FIFTY_MOVE_PLIES};
+use crate::games::spider::{divide_until, Color, Position, Variant, DEFAULT_FIFTY_MOVE_PLIES};
 use crate::protocol::{EngineGame, EngineOption, GameOutcome, OptionKind, SearchReport};
 use crate::search::{Limits, Searcher};
 
@@ -214,12 +214,20 @@ impl EngineGame for SpiderEngine {
         seat(pos.side_to_move())
     }
 
-    fn perft_divide(&self, pos: &Position, depth: u32) -> Vec<(String, u64)> {
+    fn perft_divide(
+        &self,
+        pos: &Position,
+        depth: u32,
+        stop: &AtomicBool,
+    ) -> Option<Vec<(String, u64)>> {
         let mut p = pos.clone();
-        divide(&mut p, depth)
-            .into_iter()
-            .map(|(mv, n)| (pos.move_text(mv), n))
-            .collect()
+        let lines = divide_until(&mut p, depth, stop)?;
+        Some(
+            lines
+                .into_iter()
+                .map(|(mv, n)| (pos.move_text(mv), n))
+                .collect(),
+        )
     }
 
     fn options(&self) -> Vec<EngineOption> {

@@ -161,17 +161,6 @@ pub fn run(cfg: GuiConfig) -> Result<(), String> {
         .map_err(|e| format!("gui: cannot serve on 127.0.0.1:{port}: {e}"))
 }
 
-/// `orrery gui ARGS...`: parses, prints the usage for `--help`, serves. Returns the exit code.
-pub fn run_cli(args: &[String]) -> Result<i32, String> {
-    match parse_args(args)? {
-        None => {
-            print!("{USAGE}");
-            Ok(0)
-        }
-        Some(cfg) => run(cfg).map(|_| 0),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

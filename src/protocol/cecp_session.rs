@@ -5,7 +5,8 @@
 //! played) before any later command runs. `ping`, moves, `go`, `perft` and `option` wait until
 //! the engine has moved; `new`, `variant`, `force`, `setboard`, `undo`, `remove`, `result` and
 //! `quit` abort the search and discard its move, unless a `?` came first (then they wait for
-//! the move like the others).
+//! the move like the others). A `perft` runs on the search thread too and is treated the same
+//! way: `?` and the aborting commands stop it (it then prints one error line, no counts).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -17,7 +18,7 @@ use super::game::EngineGame;
 use super::lex::CommandError;
 use super::output::Output;
 use super::reply;
-use super::session::{idle, Core};
+use super::session::{idle, Core, PerftDone};
 use crate::search::{Clock, Limits};
 
 /// Thinking time when the GUI gave neither a clock, a level, `st` nor `sd`.
@@ -203,7 +204,7 @@ impl<G: EngineGame> CecpSession<G> {
         Ok(())
     }
 
-    fn run(&mut self, cmd: CecpCommand, core: &mut Core<G>) -> Result<Flow, Failure> {
+    fn run(&mut self, cmd: CecpCommand, line: &str, core: &mut Core<G>) -> Result<Flow, Failure> {
         match cmd {
             CecpCommand::Xboard | CecpCommand::Accepted(_) | CecpCommand::Ignored(_) => {}
             CecpCommand::Rejected(f) => log::info!("GUI rejected feature {f}"),
@@ -275,9 +276,9 @@ impl<G: EngineGame> CecpSession<G> {
             CecpCommand::NoPost => self.post.store(false, Ordering::Relaxed),
             CecpCommand::MoveNow => {}
             CecpCommand::Perft(d) => {
-                let game = idle(&mut core.game)?;
-                let divide = game.perft_divide(&self.pos, d);
-                core.out.lines(&reply::perft_lines(&divide));
+                self.discard = false;
+                self.owed = false;
+                core.start_perft(self.pos.clone(), d, line)?;
             }
             CecpCommand::Option { name, value } => core.set_option(&name, value.as_deref())?,
             CecpCommand::Quit => return Ok(Flow::Quit),
@@ -345,7 +346,7 @@ impl<G: EngineGame> Dialect<G> for CecpSession<G> {
             CecpCommand::UserMove(m) => m.clone(),
             _ => line.to_string(),
         };
-        match self.run(cmd, core) {
+        match self.run(cmd, line, core) {
             Ok(flow) => flow,
             Err(Failure::Error(e)) => {
                 core.out.line(&reply::cecp_error(&e.reason, line));
@@ -356,6 +357,14 @@ impl<G: EngineGame> Dialect<G> for CecpSession<G> {
                 Flow::Continue
             }
         }
+    }
+
+    fn perft_done(&mut self, perft: PerftDone, core: &mut Core<G>) {
+        self.owed = false;
+        self.discard = false;
+        core.out.lines(&reply::perft_reply(&perft, |reason| {
+            reply::cecp_error(reason, &perft.command)
+        }));
     }
 
     fn search_done(&mut self, pos: G::Position, best: Option<G::Move>, core: &mut Core<G>) {

@@ -11,7 +11,8 @@ use super::game::{EngineGame, LoopEngine};
 use super::input::{spawn_reader, InputEvent};
 use super::lex::{head, CommandError};
 use super::output::Output;
-use super::session::{Core, Event, Finished};
+use super::reply;
+use super::session::{Core, Event, Finished, Outcome, PerftDone};
 use super::uci_session::UciSession;
 
 /// What to do with a command that arrives while a search runs.
@@ -44,6 +45,13 @@ pub(crate) trait Dialect<G: LoopEngine> {
     fn execute(&mut self, cmd: Self::Command, line: &str, core: &mut Core<G>) -> Flow;
     /// Handles the end of a search (prints the move).
     fn search_done(&mut self, pos: G::Position, best: Option<G::Answer>, core: &mut Core<G>);
+    /// Handles the end of a perft (started with `Core::start_perft`): prints its counts, or for
+    /// one that was stopped, the UCI-style error line saying so (no counts). CECP overrides it.
+    fn perft_done(&mut self, perft: PerftDone, core: &mut Core<G>) {
+        core.out.lines(&reply::perft_reply(&perft, |reason| {
+            reply::uci_error(&format!("{} {reason}", perft.command))
+        }));
+    }
 }
 
 enum Pending<C> {
@@ -100,8 +108,10 @@ impl<G: LoopEngine, D: Dialect<G>> Driver<G, D> {
     }
 
     fn done(&mut self, finished: Finished<G>) -> Flow {
-        let (pos, best) = self.core.finish(finished);
-        self.dialect.search_done(pos, best, &mut self.core);
+        match self.core.finish(finished) {
+            (pos, Outcome::Search(best)) => self.dialect.search_done(pos, best, &mut self.core),
+            (_, Outcome::Perft(perft)) => self.dialect.perft_done(perft, &mut self.core),
+        }
         let queue = std::mem::take(&mut self.deferred);
         for p in queue {
             if self.submit(p) == Flow::Quit {

@@ -207,7 +207,15 @@ pub trait EngineGame: Send + 'static {
     fn seat_to_move(&self, pos: &Self::Position) -> usize;
 
     /// Perft split by root move: each legal root move in protocol notation with its leaf count.
-    fn perft_divide(&self, pos: &Self::Position, depth: u32) -> Vec<(String, u64)>;
+    /// It runs on the search thread and must poll `stop` inside its recursion (a relaxed load at
+    /// every node above the last ply is cheap); `None` when `stop` ended it before every root
+    /// move was counted.
+    fn perft_divide(
+        &self,
+        pos: &Self::Position,
+        depth: u32,
+        stop: &AtomicBool,
+    ) -> Option<Vec<(String, u64)>>;
 
     /// Game-specific options.
     fn options(&self) -> Vec<EngineOption> {

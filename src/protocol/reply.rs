@@ -2,6 +2,7 @@
 
 use super::game::{EngineOption, GameOutcome, OptionKind, ReportScore, SearchReport};
 use super::lex::shorten;
+use super::session::PerftDone;
 
 /// Nodes per second, with a 1 ms floor on the time.
 fn nps(report: &SearchReport) -> u64 {
@@ -61,6 +62,19 @@ pub fn perft_lines(divide: &[(String, u64)]) -> Vec<String> {
     lines.push(String::new());
     lines
 }
+
+/// What a perft prints when it ends: [`perft_lines`] when every root move was counted; for one
+/// that was stopped, only the dialect's error line, made by `error` from the reason (partial
+/// counts are not printed, so they cannot be taken for the result).
+pub(crate) fn perft_reply(perft: &PerftDone, error: impl FnOnce(&str) -> String) -> Vec<String> {
+    match &perft.divide {
+        Some(divide) => perft_lines(divide),
+        None => vec![error(PERFT_STOPPED)],
+    }
+}
+
+/// Why a stopped perft printed no counts.
+pub(crate) const PERFT_STOPPED: &str = "stopped before it finished; no counts printed";
 
 /// An UCI `option name ... type ...` line.
 pub fn uci_option(opt: &EngineOption) -> String {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use super::game::{EngineOption, LoopEngine, OptionKind, SearchReport};
+use super::game::{EngineGame, EngineOption, LoopEngine, OptionKind, SearchReport};
 use super::input::InputEvent;
 use super::lex::CommandError;
 use super::output::Output;
@@ -26,14 +26,30 @@ pub const DEFAULT_OVERHEAD_MS: u64 = 30;
 /// Turns a search report into a protocol line, or `None` to show nothing (CECP `nopost`).
 pub(crate) type ReportFormat = Box<dyn Fn(&SearchReport) -> Option<String> + Send>;
 
-/// A search that ended: the engine comes back with the position it searched and its choice.
+/// What a task on the search thread brings back besides the engine.
+pub(crate) enum Outcome<A> {
+    /// A search: the move found, `None` when there was none.
+    Search(Option<A>),
+    /// A perft.
+    Perft(PerftDone),
+}
+
+/// A perft that ended: the command that asked for it and its counts.
+pub(crate) struct PerftDone {
+    /// The command line as received (`go perft 5`, `perft 5`), for the reply to a stopped perft.
+    pub command: String,
+    /// Each root move with its leaf count; `None` when it was stopped before the end.
+    pub divide: Option<Vec<(String, u64)>>,
+}
+
+/// A search or perft that ended: the engine comes back with the position it worked on.
 pub(crate) struct Finished<G: LoopEngine> {
     /// The engine, returned from the search thread.
     pub game: G,
-    /// The position that was searched.
+    /// The position that was searched or counted.
     pub pos: G::Position,
-    /// The move found, `None` when there was none.
-    pub best: Option<G::Answer>,
+    /// What the task found.
+    pub outcome: Outcome<G::Answer>,
 }
 
 /// What the loop waits for: an input line or the end of a search.
@@ -194,52 +210,96 @@ impl<G: LoopEngine> Core<G> {
         limits: Limits,
         format: ReportFormat,
     ) -> Result<(), CommandError> {
+        let out = Arc::clone(&self.out);
+        let infinite = limits.infinite;
+        log::debug!("search starts: {limits:?}");
+        let search = move |game: &mut G, pos: &G::Position, stop: &AtomicBool| {
+            let mut report = |r: SearchReport| {
+                if let Some(line) = format(&r) {
+                    out.line(&line);
+                }
+            };
+            let best = game.loop_search(pos, &limits, stop, &mut report);
+            // UCI: in infinite mode the best move is held back until `stop` (or `quit`), even
+            // when the search ends on its own (a tiny game solved to the last depth).
+            while infinite && !stop.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            Outcome::Search(best)
+        };
+        self.start_task(pos, infinite, search, || Outcome::Search(None))
+    }
+
+    /// Lends the engine to a new thread that runs `task` over `pos` until it ends or the stop
+    /// flag is set; a panicking task is caught and answered with `on_panic()`.
+    fn start_task(
+        &mut self,
+        pos: G::Position,
+        infinite: bool,
+        task: impl FnOnce(&mut G, &G::Position, &AtomicBool) -> Outcome<G::Answer> + Send + 'static,
+        on_panic: impl FnOnce() -> Outcome<G::Answer> + Send + 'static,
+    ) -> Result<(), CommandError> {
         let mut game = self
             .game
             .take()
             .ok_or_else(|| CommandError::new("a search is already running"))?;
         self.stop.store(false, Ordering::SeqCst);
         let stop = Arc::clone(&self.stop);
-        let out = Arc::clone(&self.out);
         let done = self.done.clone();
-        let infinite = limits.infinite;
-        log::debug!("search starts: {limits:?}");
         let handle = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
-                let mut report = |r: SearchReport| {
-                    if let Some(line) = format(&r) {
-                        out.line(&line);
-                    }
-                };
-                let best = catch_unwind(AssertUnwindSafe(|| {
-                    game.loop_search(&pos, &limits, &stop, &mut report)
-                }))
-                .unwrap_or_else(|_| {
-                    log::error!("the search panicked; answering without a move");
-                    None
-                });
-                // UCI: in infinite mode the best move is held back until `stop` (or `quit`), even
-                // when the search ends on its own (a tiny game solved to the last depth).
-                while infinite && !stop.load(Ordering::SeqCst) {
-                    std::thread::sleep(Duration::from_millis(2));
-                }
+                let outcome = catch_unwind(AssertUnwindSafe(|| task(&mut game, &pos, &stop)))
+                    .unwrap_or_else(|_| {
+                        log::error!("the search thread's task panicked; answering without result");
+                        on_panic()
+                    });
                 // The loop waits for this message; if it is gone, nobody needs the result.
-                let _ = done.send(Event::Done(Finished { game, pos, best }));
+                let _ = done.send(Event::Done(Finished { game, pos, outcome }));
             })
             .map_err(|e| CommandError::new(format!("cannot start the search thread: {e}")))?;
         self.running = Some(Running { infinite, handle });
         Ok(())
     }
 
-    /// Takes the engine back from a finished search; returns the searched position and the move.
-    pub(crate) fn finish(&mut self, finished: Finished<G>) -> (G::Position, Option<G::Answer>) {
+    /// Takes the engine back from a finished search or perft; returns the position it worked on
+    /// and what it found.
+    pub(crate) fn finish(&mut self, finished: Finished<G>) -> (G::Position, Outcome<G::Answer>) {
         if let Some(r) = self.running.take() {
             if r.handle.join().is_err() {
                 log::error!("the search thread ended abnormally");
             }
         }
         self.game = Some(finished.game);
-        (finished.pos, finished.best)
+        (finished.pos, finished.outcome)
+    }
+}
+
+impl<G: EngineGame> Core<G> {
+    /// Lends the engine to the search thread for a perft divide of `pos` (`command` is the line
+    /// that asked for it), which `stop` ends like a search; its counts come back as
+    /// [`Outcome::Perft`].
+    pub(crate) fn start_perft(
+        &mut self,
+        pos: G::Position,
+        depth: u32,
+        command: &str,
+    ) -> Result<(), CommandError> {
+        log::debug!("perft {depth} starts");
+        let command = command.to_string();
+        let on_panic_command = command.clone();
+        let perft = move |game: &mut G, pos: &G::Position, stop: &AtomicBool| {
+            Outcome::Perft(PerftDone {
+                command,
+                divide: game.perft_divide(pos, depth, stop),
+            })
+        };
+        let on_panic = move || {
+            Outcome::Perft(PerftDone {
+                command: on_panic_command,
+                divide: None,
+            })
+        };
+        self.start_task(pos, false, perft, on_panic)
     }
 }

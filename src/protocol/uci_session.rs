@@ -1,8 +1,8 @@
 //! The UCI-style dialect's state and command handling.
 //!
-//! While a search runs, `isready`, `uci`, `debug` and `stop` are answered at once; `position`,
-//! `go`, `setoption`, `ucinewgame` and `quit` first stop the search (its `bestmove` is printed)
-//! and then run.
+//! While a search or a `go perft` runs, `isready`, `uci`, `debug` and `stop` are answered at
+//! once; `position`, `go`, `setoption`, `ucinewgame` and `quit` first stop it (a search's
+//! `bestmove` is printed; a stopped perft prints one error line and no counts) and then run.
 
 use super::engine_loop::{Dialect, Flow, WhenBusy};
 use super::game::{EngineGame, EngineOption, OptionKind};
@@ -109,13 +109,16 @@ impl<G: EngineGame> UciSession<G> {
         Ok(())
     }
 
-    fn go(&mut self, params: Box<GoParams>, core: &mut Core<G>) -> Result<(), CommandError> {
-        let game = idle(&mut core.game)?;
+    fn go(
+        &mut self,
+        params: Box<GoParams>,
+        line: &str,
+        core: &mut Core<G>,
+    ) -> Result<(), CommandError> {
         if let Some(depth) = params.perft {
-            let divide = game.perft_divide(&self.pos, depth);
-            core.out.lines(&reply::perft_lines(&divide));
-            return Ok(());
+            return core.start_perft(self.pos.clone(), depth, line);
         }
+        let game = idle(&mut core.game)?;
         let seat = game.seat_to_move(&self.pos);
         if let Some(o) = game.outcome(&self.pos) {
             core.out.line(&format!(
@@ -165,7 +168,7 @@ impl<G: EngineGame> Dialect<G> for UciSession<G> {
         }
     }
 
-    fn execute(&mut self, cmd: UciCommand, _line: &str, core: &mut Core<G>) -> Flow {
+    fn execute(&mut self, cmd: UciCommand, line: &str, core: &mut Core<G>) -> Flow {
         let result = match cmd {
             UciCommand::Uci => {
                 self.identify(core);
@@ -183,7 +186,7 @@ impl<G: EngineGame> Dialect<G> for UciSession<G> {
             UciCommand::SetOption { name, value } => self.set_option(&name, value.as_deref(), core),
             UciCommand::UciNewGame => idle(&mut core.game).map(|g| g.new_game()),
             UciCommand::Position { start, moves } => self.position(start, &moves, core),
-            UciCommand::Go(params) => self.go(params, core),
+            UciCommand::Go(params) => self.go(params, line, core),
             UciCommand::Stop => Ok(()),
             UciCommand::PonderHit => Err(CommandError::new("not pondering")),
             UciCommand::Quit => return Flow::Quit,

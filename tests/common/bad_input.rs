@@ -212,12 +212,14 @@ impl Session<'_> {
             Dialect::Uci => "go perft 1",
             Dialect::Cecp => "perft 1",
         });
-        let lines = self.sync()?;
-        let moves: Vec<String> = lines.into_iter().filter(|l| !l.is_empty()).collect();
-        if !moves.iter().any(|l| l.starts_with("Nodes searched: ")) {
-            return Err(format!("perft 1 printed no total: {moves:?}"));
-        }
-        Ok(moves)
+        // The perft runs on the search thread (`isready` is answered during it): wait for its
+        // total, then sync past the empty line that ends it.
+        let mut lines = self
+            .io
+            .try_until(PATIENCE, |l| l.starts_with("Nodes searched: "))
+            .map_err(|got| format!("perft 1 printed no total: {got:?}"))?;
+        lines.extend(self.sync()?);
+        Ok(lines.into_iter().filter(|l| !l.is_empty()).collect())
     }
 }
 

@@ -188,6 +188,26 @@ impl EngineIo {
         self.until(line, |l| l == line)
     }
 
+    /// The output of a perft that was just asked for: its lines up to and including the empty
+    /// line after `Nodes searched: N`, with N. (A perft runs on the search thread, so an
+    /// `isready` sent behind it may be answered before it ends: wait for this instead.)
+    pub fn perft_output(&mut self) -> (Vec<String>, u64) {
+        let mut got = self.until("perft total", |l| l.starts_with("Nodes searched: "));
+        let total = got.last().unwrap()["Nodes searched: ".len()..]
+            .parse()
+            .expect("a perft total");
+        got.push(
+            self.until("the empty line after the total", |_| true)
+                .remove(0),
+        );
+        assert_eq!(
+            got.last().unwrap(),
+            "",
+            "perft output ends with an empty line: {got:?}"
+        );
+        (got, total)
+    }
+
     /// Waits until the engine has ended (in-process thread or child process), at most `wait`.
     pub fn ended_within(&mut self, wait: Duration) -> bool {
         let deadline = Instant::now() + wait;

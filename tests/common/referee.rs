@@ -51,6 +51,20 @@ pub fn random_engine(name: &str) -> EngineSpec {
     .unwrap()
 }
 
+/// Runs `orrery` with `args` to the end: its exit code (-1 when killed by a signal), stdout and
+/// stderr.
+pub fn orrery(args: &[&str]) -> (i32, String, String) {
+    let out = super::binaries::command("orrery")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// A fresh directory under the system's temporary directory.
 pub fn temp_dir(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("orrery-{tag}-{}", std::process::id()));

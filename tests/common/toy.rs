@@ -276,10 +276,10 @@ impl EngineGame for Toy {
         b.to_move
     }
 
-    fn perft_divide(&self, b: &Board, depth: u32) -> Vec<(String, u64)> {
-        fn perft(b: &Board, depth: u32) -> u64 {
+    fn perft_divide(&self, b: &Board, depth: u32, stop: &AtomicBool) -> Option<Vec<(String, u64)>> {
+        fn perft(b: &Board, depth: u32, stop: &AtomicBool) -> u64 {
             let moves = b.moves();
-            if depth == 1 {
+            if depth == 1 || stop.load(Ordering::Relaxed) {
                 return moves.len() as u64;
             }
             moves
@@ -287,19 +287,25 @@ impl EngineGame for Toy {
                 .map(|m| {
                     let mut c = b.clone();
                     c.play(m);
-                    perft(&c, depth - 1)
+                    perft(&c, depth - 1, stop)
                 })
                 .sum()
         }
-        b.moves()
+        let divide = b
+            .moves()
             .into_iter()
             .map(|m| {
                 let mut c = b.clone();
                 c.play(m);
-                let n = if depth <= 1 { 1 } else { perft(&c, depth - 1) };
+                let n = if depth <= 1 {
+                    1
+                } else {
+                    perft(&c, depth - 1, stop)
+                };
                 (b.square(m), n)
             })
-            .collect()
+            .collect();
+        (!stop.load(Ordering::Relaxed)).then_some(divide)
     }
 
     fn options(&self) -> Vec<EngineOption> {

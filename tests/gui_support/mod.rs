@@ -447,6 +447,41 @@ pub async fn screenshot(c: &Client, name: &str) -> PathBuf {
     path
 }
 
+/// Starts the board with the Interactive Diagram variant `name` (its `definition` written to a
+/// fresh temporary folder), opens it in `c` and sits at a new table of it: a person against the
+/// engine at 2000 nodes a move, once the engine is ready. Returns the server (keep it alive) and
+/// the folder (to remove at the end).
+pub async fn variant_table(c: &Client, name: &str, definition: &str) -> (Server, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("orrery-gui-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("{name}.txt"));
+    std::fs::write(&file, definition).unwrap();
+    let server = Server::start(&["--variant", file.to_str().unwrap()]);
+    c.goto(&server.url).await.unwrap();
+    wait_for(
+        c,
+        &format!(
+            "[...document.getElementById('f-variant').options].some(o => o.value === '{name}')"
+        ),
+        "the loaded variant",
+    )
+    .await;
+    c.execute(
+        &format!("document.getElementById('f-variant').value = '{name}';"),
+        vec![],
+    )
+    .await
+    .unwrap();
+    new_game(c, "spider-chess", None, &["person", "0"], "nodes 2000").await;
+    wait_for(
+        c,
+        "S.table.my_turn && S.table.seats[1].ready",
+        "the engine to be ready",
+    )
+    .await;
+    (server, dir)
+}
+
 /// Fills the new-game form through the page's own controls and starts the game.
 pub async fn new_game(c: &Client, game: &str, setup: Option<&str>, seats: &[&str], tc: &str) {
     wait_for(

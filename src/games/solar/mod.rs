@@ -25,7 +25,7 @@ pub use hand::Hand;
 pub use move_text::MoveError;
 pub use movegen::Targets;
 pub use moves::Move;
-pub use perft::{perft, perft_divide, PerftReport};
+pub use perft::{divide_until, perft, perft_divide, PerftReport};
 pub use piece::{Colour, Kind, Piece, Seat, MAX_SEATS};
 pub use position::{DrawReason, Position, Status, DEFAULT_DRAW_PLIES};
 pub use position_string::PositionError;

@@ -3,6 +3,7 @@
 
 use super::moves::Move;
 use super::position::Position;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Result of a perft run with divide.
@@ -36,16 +37,21 @@ impl PerftReport {
     }
 }
 
-fn perft_rec(pos: &mut Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
+/// Counts below `pos`; gives up (the count is then meaningless) once `stop` is set, checked at
+/// every node above the last ply.
+fn perft_rec(pos: &mut Position, depth: u32, buffers: &mut [Vec<Move>], stop: &AtomicBool) -> u64 {
     let (buf, rest) = buffers.split_first_mut().expect("one buffer per ply");
     pos.legal_moves(buf);
     if depth == 1 {
         return buf.len() as u64;
     }
+    if stop.load(Ordering::Relaxed) {
+        return 0;
+    }
     let mut n = 0;
     for &mv in buf.iter() {
         pos.make(mv);
-        n += perft_rec(pos, depth - 1, rest);
+        n += perft_rec(pos, depth - 1, rest, stop);
         pos.unmake();
     }
     n
@@ -60,11 +66,15 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
         depth <= crate::games::MAX_PERFT_DEPTH,
         "perft depth {depth} is beyond the limit"
     );
+    perft_until(pos, depth, &AtomicBool::new(false))
+}
+
+fn perft_until(pos: &mut Position, depth: u32, stop: &AtomicBool) -> u64 {
     if depth == 0 {
         return 1;
     }
     let mut buffers = vec![Vec::with_capacity(256); depth as usize];
-    perft_rec(pos, depth, &mut buffers)
+    perft_rec(pos, depth, &mut buffers, stop)
 }
 
 /// Perft with the count below each root move and the time taken.
@@ -72,29 +82,46 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
 /// # Panics
 /// When `depth` exceeds [`MAX_PERFT_DEPTH`](crate::games::MAX_PERFT_DEPTH) (callers refuse it).
 pub fn perft_divide(pos: &mut Position, depth: u32) -> PerftReport {
-    assert!(
-        depth <= crate::games::MAX_PERFT_DEPTH,
-        "perft depth {depth} is beyond the limit"
-    );
     let start = Instant::now();
-    let mut roots = Vec::new();
-    pos.legal_moves(&mut roots);
-    let mut divide = Vec::with_capacity(roots.len());
-    let mut nodes = 0;
-    if depth == 0 {
-        nodes = 1;
+    let divide = divide_until(pos, depth, &AtomicBool::new(false))
+        .expect("a flag nobody sets never stops it");
+    let nodes = if depth == 0 {
+        1
     } else {
-        for mv in roots {
-            pos.make(mv);
-            let n = perft(pos, depth - 1);
-            pos.unmake();
-            nodes += n;
-            divide.push((mv, n));
-        }
-    }
+        divide.iter().map(|d| d.1).sum()
+    };
     PerftReport {
         divide,
         nodes,
         elapsed: start.elapsed(),
     }
+}
+
+/// The count below each root move, in generation order (none at depth 0), that can be stopped
+/// from another thread (the engine's protocol `perft`): `None` when `stop` was set before every
+/// root move was counted.
+///
+/// # Panics
+/// When `depth` exceeds [`MAX_PERFT_DEPTH`](crate::games::MAX_PERFT_DEPTH) (callers refuse it).
+pub fn divide_until(pos: &mut Position, depth: u32, stop: &AtomicBool) -> Option<Vec<(Move, u64)>> {
+    assert!(
+        depth <= crate::games::MAX_PERFT_DEPTH,
+        "perft depth {depth} is beyond the limit"
+    );
+    if depth == 0 {
+        return Some(Vec::new());
+    }
+    let mut roots = Vec::new();
+    pos.legal_moves(&mut roots);
+    let mut divide = Vec::with_capacity(roots.len());
+    for mv in roots {
+        pos.make(mv);
+        let n = perft_until(pos, depth - 1, stop);
+        pos.unmake();
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        divide.push((mv, n));
+    }
+    Some(divide)
 }

@@ -32,7 +32,7 @@ pub use eval::EvalWeights;
 pub use fen::FenError;
 pub use notation::MoveError;
 pub use outcome::{Outcome, Reason};
-pub use perft::{divide, perft, perft_report, PerftReport};
+pub use perft::{divide, divide_until, perft, perft_report, PerftReport};
 pub use position::{Move, Position, DEFAULT_FIFTY_MOVE_PLIES};
 pub use square::{file_char, file_index, parse_square, square_name, Color, MAX_SIDE};
 pub use variant::{PieceInfo, Variant, MAX_KINDS, SPIDER_CHESS_DEFINITION};

@@ -2,6 +2,7 @@
 //! (divide), with timing for the `perft` command.
 
 use super::position::{Move, Position};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Number of legal move sequences of length `depth` (draw rules are not applied).
@@ -13,11 +14,22 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
         depth <= crate::games::MAX_PERFT_DEPTH,
         "perft depth {depth} is beyond the limit"
     );
-    let mut buffers: Vec<Vec<Move>> = (0..depth.max(1)).map(|_| Vec::with_capacity(256)).collect();
-    perft_inner(pos, depth, &mut buffers)
+    perft_until(pos, depth, &AtomicBool::new(false))
 }
 
-fn perft_inner(pos: &mut Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
+/// [`perft`] that gives up as soon as `stop` is set (checked at every node above the last ply,
+/// so a stop is noticed within one node's move generations); the count is then meaningless.
+fn perft_until(pos: &mut Position, depth: u32, stop: &AtomicBool) -> u64 {
+    let mut buffers: Vec<Vec<Move>> = (0..depth.max(1)).map(|_| Vec::with_capacity(256)).collect();
+    perft_inner(pos, depth, &mut buffers, stop)
+}
+
+fn perft_inner(
+    pos: &mut Position,
+    depth: u32,
+    buffers: &mut [Vec<Move>],
+    stop: &AtomicBool,
+) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -26,10 +38,13 @@ fn perft_inner(pos: &mut Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64
     if depth == 1 {
         return moves.len() as u64;
     }
+    if stop.load(Ordering::Relaxed) {
+        return 0;
+    }
     let mut total = 0;
     for &mv in moves.iter() {
         pos.make_move(mv);
-        total += perft_inner(pos, depth - 1, rest);
+        total += perft_inner(pos, depth - 1, rest, stop);
         pos.unmake_move();
     }
     total
@@ -40,23 +55,34 @@ fn perft_inner(pos: &mut Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64
 /// # Panics
 /// When `depth` exceeds [`MAX_PERFT_DEPTH`](crate::games::MAX_PERFT_DEPTH) (callers refuse it).
 pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
+    divide_until(pos, depth, &AtomicBool::new(false)).expect("a flag nobody sets never stops it")
+}
+
+/// [`divide`] that can be stopped from another thread (the engines' protocol `perft`): `None`
+/// when `stop` was set before every root move was counted.
+///
+/// # Panics
+/// When `depth` exceeds [`MAX_PERFT_DEPTH`](crate::games::MAX_PERFT_DEPTH) (callers refuse it).
+pub fn divide_until(pos: &mut Position, depth: u32, stop: &AtomicBool) -> Option<Vec<(Move, u64)>> {
     assert!(
         depth <= crate::games::MAX_PERFT_DEPTH,
         "perft depth {depth} is beyond the limit"
     );
     if depth == 0 {
-        return Vec::new();
+        return Some(Vec::new());
     }
     let moves = pos.legal_moves();
-    moves
-        .into_iter()
-        .map(|mv| {
-            pos.make_move(mv);
-            let n = perft(pos, depth - 1);
-            pos.unmake_move();
-            (mv, n)
-        })
-        .collect()
+    let mut lines = Vec::with_capacity(moves.len());
+    for mv in moves {
+        pos.make_move(mv);
+        let n = perft_until(pos, depth - 1, stop);
+        pos.unmake_move();
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        lines.push((mv, n));
+    }
+    Some(lines)
 }
 
 /// A timed perft run: the divide lines, the total and the leaf rate.
