@@ -20,7 +20,8 @@ usage: space-wars [COMMAND]
 
   (no command)             speak the engine protocol on stdin/stdout (see protocol.md)
   bench [ITERATIONS]       ISMCTS from fixed positions of 2, 3, 4 and 6 players, ITERATIONS each
-                           (default 20000); prints the tree sizes (a signature) and iterations/s
+                           (default 20000); prints the tree sizes (a signature) and iterations
+                           per wall second and per second of processor time
   selfplay [--players A,B,...] [--games N] [--seed N] [--iterations N]
                            play built-in players (ismcts, pimc, heuristic, random; 2 to 8 of them)
                            against each other in-process, rotating the seats; prints win shares
@@ -179,6 +180,28 @@ fn transcript(s: &Settings) -> Result<()> {
     Ok(())
 }
 
+/// Most iterations per position `bench` accepts.
+const MAX_BENCH_ITERATIONS: u64 = 100_000_000;
+
+/// The iterations of `bench [ITERATIONS]` (the default without a number).
+fn bench_iterations(args: &[String]) -> Result<u64, String> {
+    match args {
+        [] => Ok(BENCH_ITERATIONS),
+        [n] => {
+            let n: u64 = parse_number(n, "bench iterations")?;
+            if !(1..=MAX_BENCH_ITERATIONS).contains(&n) {
+                return Err(format!(
+                    "bench iterations must be in 1..={MAX_BENCH_ITERATIONS}, got {n}"
+                ));
+            }
+            Ok(n)
+        }
+        [_, extra, ..] => Err(format!(
+            "bench takes at most a number of iterations, got '{extra}'"
+        )),
+    }
+}
+
 fn main() -> std::process::ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
@@ -189,12 +212,19 @@ fn main() -> std::process::ExitCode {
 
 fn run(args: &[String]) -> Result<()> {
     let usage = |e: String| anyhow!("{e}\n{USAGE}");
+    // `bench` counts iterations, not the depth the shared command line bounds for the other
+    // engines, so its argument is read here.
+    if args.first().is_some_and(|a| a == "bench") {
+        let iterations = bench_iterations(&args[1..]).map_err(usage)?;
+        println!("{}", bench_text(&bench(iterations)));
+        return Ok(());
+    }
     match parse_command(args).map_err(usage)? {
         Command::Protocol => protocol::run(),
         Command::Help => println!("{USAGE}"),
-        Command::Bench { depth } => {
-            let lines = bench(depth.map_or(BENCH_ITERATIONS, u64::from).max(1));
-            println!("{}", bench_text(&lines));
+        Command::Bench { .. } => {
+            let iterations = bench_iterations(&args[1..]).map_err(usage)?;
+            println!("{}", bench_text(&bench(iterations)));
         }
         Command::Perft { .. } => bail!("space-wars has no perft\n{USAGE}"),
         Command::Other { name, args } if name == "selfplay" => {

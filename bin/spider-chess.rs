@@ -20,7 +20,8 @@ usage: spider-chess [--variant FILE]... [--weights FILE]... [COMMAND]
                         fit the evaluation's weights to the results of the games in
                         `orrery match --records` files (one variant); --out writes them
   --variant FILE        also offer the Interactive Diagram variant defined in FILE
-                        (its name is the file name without extension)
+                        (its name is the file name without extension); the first
+                        one loaded is the default variant (UCI_Variant, perft)
   --weights FILE        evaluation weights for the variant the file names (as tune writes)
   -h, --help            this text
 
@@ -44,8 +45,17 @@ fn run() -> Result<()> {
         args.drain(i..i + 2);
         extra.push(load_variant(&path)?);
     }
-    let mut variants = vec![Variant::spider_chess()];
-    variants.extend(extra);
+    // Loaded variants come first: the first one is the default (what a GUI that sends no
+    // UCI_Variant plays and what `perft` counts); the built-in Spider-Chess stays offered unless a
+    // loaded file has its name.
+    let builtin = Variant::spider_chess();
+    let mut variants = extra;
+    if !variants
+        .iter()
+        .any(|v| v.name().eq_ignore_ascii_case(builtin.name()))
+    {
+        variants.push(builtin);
+    }
     while let Some(i) = args.iter().position(|a| a == "--weights") {
         let path = args
             .get(i + 1)
@@ -76,7 +86,7 @@ fn run() -> Result<()> {
             Ok(())
         }
         Command::Perft { depth, position } => {
-            let variant = variants.get(1).unwrap_or(&variants[0]).clone();
+            let variant = variants[0].clone();
             let mut pos = match position {
                 None => Position::startpos(&variant),
                 Some(fen) => Position::from_fen(&variant, &fen)

@@ -4,11 +4,13 @@
 use orrery::engines::spacewars::make_player;
 use orrery::engines::spacewars::selfplay::play_game;
 use orrery::engines::spacewars::IsmctsPlayer;
-use orrery::games::spacewars::abstraction::{actions, concretize, reaching_set};
+use orrery::games::spacewars::abstraction::{actions, concretize, reaching_set, Action};
+use orrery::games::spacewars::decision::Decision;
 use orrery::games::spacewars::observation::Observation;
+use orrery::games::spacewars::search_bindings::SpaceWarsSearch;
 use orrery::games::spacewars::state::State;
 use orrery::games::spacewars::{Card, Ruleset};
-use orrery::search::ismcts::SearchBudget as Budget;
+use orrery::search::ismcts::{HiddenInfo, SearchBudget as Budget};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -122,4 +124,59 @@ fn ismcts_beats_random() {
         score >= 0.6 * games as f64,
         "ISMCTS scored {score} of {games}"
     );
+}
+
+/// A decision with its attack orders in a fixed order, to compare decisions as sets.
+fn normalized(mut d: Decision) -> Decision {
+    if let Decision::Attack(orders) = &mut d {
+        orders.sort_by_key(|o| (o.from, o.card, o.target));
+    }
+    d
+}
+
+#[test]
+fn root_actions_are_distinct_decisions_covering_all_actions() {
+    let rules = Arc::new(Ruleset::default());
+    let stop = AtomicBool::new(false);
+    let (mut all, mut root, mut pend) = (Vec::new(), Vec::new(), Vec::new());
+    let mut dropped = 0;
+    for game in 0..30u64 {
+        let players = 2 + (game % 4) as usize;
+        let mut s = State::new(players, 500 + game).unwrap();
+        let mut p = make_player("heuristic", game).unwrap();
+        while !s.is_over() {
+            s.pending(&mut pend);
+            let mut decided = Vec::new();
+            for &(seat, kind) in &pend {
+                let obs = Observation::of(&s, seat);
+                let mut search = SpaceWarsSearch::new(&obs, &rules).unwrap();
+                let w = search.template().clone();
+                actions(&w, seat, kind, &mut all);
+                search.root_actions(&w, &mut root);
+                let of = |acts: &[Action]| -> Vec<Decision> {
+                    acts.iter()
+                        .map(|&a| normalized(concretize(&w, seat, a)))
+                        .collect()
+                };
+                let (all_d, root_d) = (of(&all), of(&root));
+                for (i, d) in root_d.iter().enumerate() {
+                    assert!(!root_d[..i].contains(d), "{d:?} twice in {root:?}");
+                }
+                for d in &all_d {
+                    assert!(root_d.contains(d), "{d:?} of {all:?} lost in {root:?}");
+                }
+                assert!(root.iter().all(|a| all.contains(a)));
+                dropped += all.len() - root.len();
+                let c = p
+                    .decide(&obs, &Budget::default(), &stop, &mut |_| {})
+                    .unwrap();
+                decided.push((seat, c.decision));
+            }
+            for (seat, d) in decided {
+                s.apply(seat, &d).unwrap();
+            }
+        }
+    }
+    // The abstraction does list equivalent actions (e.g. `Fire` and `FireAll` with few cards).
+    assert!(dropped > 50, "only {dropped} equivalent actions left out");
 }

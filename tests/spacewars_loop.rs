@@ -185,4 +185,16 @@ fn help_and_bench_with_its_argument() {
     let more = bench("60");
     assert!(more.contains("players 4: 60 iterations,"), "{more}");
     assert!(more.contains("\nNodes searched: 240\n"), "{more}");
+    // Above 100 (the other engines' deepest bench depth) it still counts iterations (before:
+    // `bench 150` was refused as too deep).
+    let many = bench("150");
+    assert!(many.contains("players 6: 150 iterations,"), "{many}");
+    assert_eq!(many.matches(" it/cpu-s, best ").count(), 4, "{many}");
+    assert!(many.contains("\nNodes searched: 600\n"), "{many}");
+    let refused = binaries::command("space-wars")
+        .args(["bench", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("bench iterations must be in 1.."));
 }

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use orrery::engines::spacewars::bench::bench_positions;
 use orrery::games::spacewars::search_bindings::SpaceWarsSearch;
 use orrery::games::spacewars::Ruleset;
-use orrery::search::ismcts::{Ismcts, Pimc, SearchBudget};
+use orrery::search::ismcts::{HiddenSearch, Ismcts, Pimc, SearchBudget};
 
 /// Counts the allocations of the current thread.
 struct Counting;

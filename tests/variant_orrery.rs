@@ -69,3 +69,51 @@ fn orrery_referees_a_loaded_variant_between_project_engines() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("'o'"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A match where one engine, like Fairy-Stockfish, learns the loaded variant from an option
+/// (`VariantPath`): the referee sets the options, asks for the declarations again and plays;
+/// without the option the match stops before the first game, naming the option to give.
+#[test]
+fn an_engine_that_learns_variants_from_an_option_plays_once_it_is_given() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let spider = env!("CARGO_BIN_EXE_spider-chess");
+    let moat = format!("{root}/tests/data/variants/moat.txt");
+    let proxy = format!(
+        "name=learner,cmd=python3 {root}/tests/fake_engines/variant_path_engine.py {spider} --variant {moat}"
+    );
+    let ours = format!("name=ours,cmd={spider} --variant {moat}");
+    let run = |learner: &str| {
+        Command::new(env!("CARGO_BIN_EXE_orrery"))
+            .args(["match", "--game", "spider-chess", "--variant", &moat])
+            .args([
+                "--games",
+                "2",
+                "--nodes",
+                "200",
+                "--maxplies",
+                "16",
+                "--quiet",
+            ])
+            .args(["--engine", learner, "--engine", &ours])
+            .output()
+            .unwrap()
+    };
+    let refused = run(&proxy);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("does not offer variant \"moat\"") && stderr.contains("VariantPath"),
+        "{stderr}"
+    );
+    let played = run(&format!(
+        "{proxy},option.VariantPath={root}/tests/data/fsf/variants.ini"
+    ));
+    let stderr = String::from_utf8_lossy(&played.stderr);
+    assert!(played.status.success(), "{stderr}");
+    let stdout = String::from_utf8_lossy(&played.stdout);
+    assert!(
+        stdout.contains("Finished: 2 games")
+            && stdout.contains("Endings: adjudication (ply cap) 2"),
+        "two games to the ply cap, no fault: {stdout}\n{stderr}"
+    );
+}

@@ -63,6 +63,19 @@ pub fn is_error_reply(line: &str) -> bool {
     l.starts_with("No such option")
 }
 
+/// Whether the engine's `UCI_Variant` accepts `variant` (an engine without that option, or with a
+/// free-form one, is taken at its word).
+fn offers_variant(offered: &[EngineOption], variant: &str) -> bool {
+    match offered
+        .iter()
+        .find(|o| o.name.eq_ignore_ascii_case("UCI_Variant"))
+        .map(|o| &o.kind)
+    {
+        Some(OptionKind::Combo(vars)) => vars.iter().any(|x| x == variant),
+        _ => true,
+    }
+}
+
 fn quote(line: &str) -> String {
     format!("{:?}", sanitize(line, QUOTE_MAX, false))
 }
@@ -87,24 +100,7 @@ impl UciClient {
         };
         me.send("uci")?;
         let deadline = Instant::now() + timeouts.handshake;
-        let mut offered: Vec<EngineOption> = Vec::new();
-        loop {
-            let line = me.read(deadline, "uciok", None)?;
-            let line = line.text.trim();
-            if line == "uciok" {
-                break;
-            }
-            if let Some(o) = parse_uci_option(line) {
-                offered.push(o);
-            } else if is_error_reply(line) {
-                return Err(Fault::Setup(format!(
-                    "engine error before uciok: {}",
-                    quote(line)
-                )));
-            } else if is_answer(line) {
-                return Err(Fault::Protocol(format!("{} before uciok", quote(line))));
-            }
-        }
+        let mut offered = me.declarations(deadline)?;
         let mut commands = Vec::new();
         for (name, value) in &spec.options {
             if name.eq_ignore_ascii_case("UCI_Variant") && ctx.variant.is_some() {
@@ -121,6 +117,15 @@ impl UciClient {
             });
         }
         if let Some(v) = &ctx.variant {
+            if !spec.options.is_empty() && !offers_variant(&offered, v) {
+                // Some engines learn variants from an option (Fairy-Stockfish's VariantPath):
+                // set the options first, then read the declarations again.
+                for c in commands.drain(..) {
+                    me.send(&c)?;
+                }
+                me.send("uci")?;
+                offered = me.declarations(Instant::now() + timeouts.handshake)?;
+            }
             if let Some(o) = offered
                 .iter()
                 .find(|o| o.name.eq_ignore_ascii_case("UCI_Variant"))
@@ -128,8 +133,14 @@ impl UciClient {
                 if let OptionKind::Combo(vars) = &o.kind {
                     if !vars.iter().any(|x| x == v) {
                         return Err(Fault::Setup(format!(
-                            "the engine does not offer variant {v:?} (its UCI_Variant takes: {})",
-                            vars.join(", ")
+                            "the engine does not offer variant {v:?} (its UCI_Variant takes: {}){}",
+                            vars.join(", "),
+                            if spec.options.is_empty() {
+                                "; an engine that reads variants from a file needs the option \
+                                 naming it, e.g. option.VariantPath=FILE for Fairy-Stockfish"
+                            } else {
+                                ""
+                            }
                         )));
                     }
                 }
@@ -145,6 +156,30 @@ impl UciClient {
         me.settle()?;
         me.in_game = true;
         Ok(me)
+    }
+
+    /// Reads the engine's `option` declarations up to `uciok` (after a `uci`); an error reply
+    /// there is a setup error, an answer a protocol fault.
+    fn declarations(&mut self, deadline: Instant) -> Result<Vec<EngineOption>, Fault> {
+        let mut offered: Vec<EngineOption> = Vec::new();
+        loop {
+            let line = self.read(deadline, "uciok", None)?;
+            let line = line.text.trim();
+            if line == "uciok" {
+                break;
+            }
+            if let Some(o) = parse_uci_option(line) {
+                offered.push(o);
+            } else if is_error_reply(line) {
+                return Err(Fault::Setup(format!(
+                    "engine error before uciok: {}",
+                    quote(line)
+                )));
+            } else if is_answer(line) {
+                return Err(Fault::Protocol(format!("{} before uciok", quote(line))));
+            }
+        }
+        Ok(offered)
     }
 
     fn send(&mut self, line: &str) -> Result<(), Fault> {

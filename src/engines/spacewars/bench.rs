@@ -1,7 +1,8 @@
 //! `space-wars bench`: ISMCTS from fixed seeded positions — the first Tactical decision of seat 1
 //! in games of 2, 3, 4 and 6 players, reached by heuristic players — with a fixed number of
 //! iterations each. The tree sizes are a signature of the search (same code, same numbers);
-//! iterations per second measure its speed.
+//! iterations per second measure its speed (per wall second and per second of the
+//! searching thread's processor time, which a loaded machine disturbs less).
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -31,6 +32,9 @@ pub struct BenchLine {
     pub nodes: usize,
     /// Wall time.
     pub time: Duration,
+    /// Processor time of the searching thread (`None` where the system cannot tell): on a shared
+    /// machine the wall time counts the other processes' turns too, this does not.
+    pub cpu: Option<Duration>,
     /// The decision found, in protocol text.
     pub best: String,
 }
@@ -72,6 +76,7 @@ pub fn bench(iterations: u64) -> Vec<BenchLine> {
         .iter()
         .map(|obs| {
             let mut p = IsmctsPlayer::new(rules.clone(), 1);
+            let cpu = thread_cpu_time();
             let t = Instant::now();
             let (_, c) = p
                 .search(
@@ -86,6 +91,9 @@ pub fn bench(iterations: u64) -> Vec<BenchLine> {
                 iterations: c.iterations,
                 nodes: c.nodes,
                 time: t.elapsed(),
+                cpu: thread_cpu_time()
+                    .zip(cpu)
+                    .map(|(end, start)| end.saturating_sub(start)),
                 best: format_decision(&c.decision, &rules),
             }
         })
@@ -98,8 +106,15 @@ pub fn bench_text(lines: &[BenchLine]) -> String {
     let per_second = crate::engines::cli::per_second;
     let mut out = String::new();
     for (i, l) in lines.iter().enumerate() {
+        let cpu = l.cpu.map_or(String::new(), |c| {
+            format!(
+                ", cpu {} ms, {} it/cpu-s",
+                c.as_millis(),
+                per_second(l.iterations, c)
+            )
+        });
         out.push_str(&format!(
-            "position {} players {}: {} iterations, {} tree nodes, {} ms, {} it/s, best {}\n",
+            "position {} players {}: {} iterations, {} tree nodes, {} ms, {} it/s{cpu}, best {}\n",
             i + 1,
             l.players,
             l.iterations,
@@ -119,4 +134,15 @@ pub fn bench_text(lines: &[BenchLine]) -> String {
         per_second(iterations, time)
     ));
     out
+}
+
+/// Processor time used so far by the calling thread.
+fn thread_cpu_time() -> Option<Duration> {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `clock_gettime` writes one `timespec` into the valid, exclusively borrowed `t`.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    (rc == 0).then(|| Duration::new(t.tv_sec as u64, t.tv_nsec as u32))
 }

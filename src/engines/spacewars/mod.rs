@@ -24,7 +24,7 @@ use crate::games::spacewars::ruleset::Ruleset;
 use crate::games::spacewars::sampling::sample_world;
 use crate::games::spacewars::search_bindings::SpaceWarsSearch;
 use crate::games::spacewars::state::State;
-use crate::search::ismcts::{Found, Ismcts, Pimc, Progress, SearchBudget, SearchError};
+use crate::search::ismcts::{Found, HiddenSearch, Ismcts, Pimc, Progress, SearchBudget};
 
 /// Default memory bound of the ISMCTS tree, MiB (the protocol's `Hash` option sets it).
 pub const DEFAULT_TREE_MIB: usize = 16;
@@ -203,58 +203,41 @@ fn progress_choice(w: &State, seat: u8, p: &Progress<Action>) -> Choice {
     }
 }
 
-/// Runs one of the generic searches over the observation's [`SpaceWarsSearch`] (playout rounds
-/// and random share as given) and turns its root action and progress into choices.
-fn run_search(
-    obs: &Observation,
-    rules: &Arc<Ruleset>,
-    (playout_rounds, playout_eps): (u16, f64),
-    report: &mut dyn FnMut(&Choice),
-    search: impl FnOnce(
-        &mut SpaceWarsSearch,
-        &mut dyn FnMut(&Progress<Action>),
-    ) -> Result<Found<Action>, SearchError>,
-) -> Result<(Action, Choice), String> {
-    let mut game = SpaceWarsSearch::new(obs, rules)?;
-    game.playout_rounds = playout_rounds;
-    game.playout_eps = playout_eps;
-    let seat = obs.seat();
-    let template = game.template().clone();
-    let found = search(&mut game, &mut |p| {
-        report(&progress_choice(&template, seat, p))
-    })
-    .map_err(|e| e.to_string())?;
-    let action = found.action;
-    Ok((action, choice_of(&template, seat, found)))
-}
-
-/// The ISMCTS player ([`crate::search::ismcts::Ismcts`] over [`SpaceWarsSearch`]).
-pub struct IsmctsPlayer {
+/// A searching player: one of the generic searches of [`crate::search::ismcts`] over the
+/// observation's [`SpaceWarsSearch`], with the playout settings it gives that problem.
+pub struct SearchPlayer<S> {
     rules: Arc<Ruleset>,
-    search: Ismcts<SpaceWarsSearch>,
+    search: S,
+    name: &'static str,
     /// Rounds a playout runs before the position is scored.
     pub playout_rounds: u16,
     /// Probability of a random decision in playouts.
     pub playout_eps: f64,
 }
 
-impl IsmctsPlayer {
-    /// A seeded ISMCTS player with the default tree bound and parameters.
-    pub fn new(rules: Arc<Ruleset>, seed: u64) -> IsmctsPlayer {
-        IsmctsPlayer {
+/// The ISMCTS player ([`crate::search::ismcts::Ismcts`] over [`SpaceWarsSearch`]).
+pub type IsmctsPlayer = SearchPlayer<Ismcts<SpaceWarsSearch>>;
+
+/// The PIMC player ([`crate::search::ismcts::Pimc`] over [`SpaceWarsSearch`]).
+pub type PimcPlayer = SearchPlayer<Pimc<SpaceWarsSearch>>;
+
+impl<S: HiddenSearch<SpaceWarsSearch>> SearchPlayer<S> {
+    fn with(rules: Arc<Ruleset>, search: S, name: &'static str) -> SearchPlayer<S> {
+        SearchPlayer {
             rules,
-            search: Ismcts::new(DEFAULT_TREE_MIB << 20, seed),
+            search,
+            name,
             playout_rounds: crate::games::spacewars::search_bindings::PLAYOUT_ROUNDS,
             playout_eps: crate::games::spacewars::search_bindings::PLAYOUT_EPSILON,
         }
     }
 
     /// The searcher (for its parameters and tree statistics).
-    pub fn searcher(&mut self) -> &mut Ismcts<SpaceWarsSearch> {
+    pub fn searcher(&mut self) -> &mut S {
         &mut self.search
     }
 
-    /// Searches and returns the root action with the choice.
+    /// Searches and returns the root action with the choice (its progress reported as choices).
     pub fn search(
         &mut self,
         obs: &Observation,
@@ -262,20 +245,39 @@ impl IsmctsPlayer {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&Choice),
     ) -> Result<(Action, Choice), String> {
-        let search = &mut self.search;
-        run_search(
-            obs,
-            &self.rules,
-            (self.playout_rounds, self.playout_eps),
-            report,
-            |game, progress| search.search(game, budget, stop, progress),
-        )
+        let mut game = SpaceWarsSearch::new(obs, &self.rules)?;
+        game.playout_rounds = self.playout_rounds;
+        game.playout_eps = self.playout_eps;
+        let seat = obs.seat();
+        let template = game.template().clone();
+        let found = self
+            .search
+            .search(&mut game, budget, stop, &mut |p| {
+                report(&progress_choice(&template, seat, p))
+            })
+            .map_err(|e| e.to_string())?;
+        let action = found.action;
+        Ok((action, choice_of(&template, seat, found)))
     }
 }
 
-impl Player for IsmctsPlayer {
+impl IsmctsPlayer {
+    /// A seeded ISMCTS player with the default tree bound and parameters.
+    pub fn new(rules: Arc<Ruleset>, seed: u64) -> IsmctsPlayer {
+        SearchPlayer::with(rules, Ismcts::new(DEFAULT_TREE_MIB << 20, seed), "ismcts")
+    }
+}
+
+impl PimcPlayer {
+    /// A seeded PIMC player.
+    pub fn new(rules: Arc<Ruleset>, seed: u64) -> PimcPlayer {
+        SearchPlayer::with(rules, Pimc::new(seed), "pimc")
+    }
+}
+
+impl<S: HiddenSearch<SpaceWarsSearch> + Send> Player for SearchPlayer<S> {
     fn name(&self) -> &'static str {
-        "ismcts"
+        self.name
     }
     fn decide(
         &mut self,
@@ -288,51 +290,6 @@ impl Player for IsmctsPlayer {
     }
     fn set_tree_bytes(&mut self, bytes: usize) {
         self.search.set_tree_bytes(bytes);
-    }
-}
-
-/// The PIMC player ([`crate::search::ismcts::Pimc`] over [`SpaceWarsSearch`]).
-pub struct PimcPlayer {
-    rules: Arc<Ruleset>,
-    search: Pimc<SpaceWarsSearch>,
-    /// Rounds a playout runs before the position is scored.
-    pub playout_rounds: u16,
-    /// Probability of a random decision in playouts.
-    pub playout_eps: f64,
-}
-
-impl PimcPlayer {
-    /// A seeded PIMC player.
-    pub fn new(rules: Arc<Ruleset>, seed: u64) -> PimcPlayer {
-        PimcPlayer {
-            rules,
-            search: Pimc::new(seed),
-            playout_rounds: crate::games::spacewars::search_bindings::PLAYOUT_ROUNDS,
-            playout_eps: crate::games::spacewars::search_bindings::PLAYOUT_EPSILON,
-        }
-    }
-}
-
-impl Player for PimcPlayer {
-    fn name(&self) -> &'static str {
-        "pimc"
-    }
-    fn decide(
-        &mut self,
-        obs: &Observation,
-        budget: &SearchBudget,
-        stop: &AtomicBool,
-        report: &mut dyn FnMut(&Choice),
-    ) -> Result<Choice, String> {
-        let search = &mut self.search;
-        run_search(
-            obs,
-            &self.rules,
-            (self.playout_rounds, self.playout_eps),
-            report,
-            |game, progress| search.search(game, budget, stop, progress),
-        )
-        .map(|(_, c)| c)
     }
 }
 

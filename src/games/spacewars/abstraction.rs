@@ -1,14 +1,19 @@
 //! The compact action abstraction the searches branch on. A full Tactical decision (any subset of
 //! attack cards, each at any enemy ship) has far too many variants, so a seat's Tactical choice is
-//! one of: hold fire; fire at one enemy ship about what it takes to destroy it, or everything;
-//! spread the fire over the enemy ships, weakest first; board one enemy ship with one boarding card
-//! from the best-crewed ship; or fire and board one ship at once. Blocking, losses, crew and repelling
+//! one of: hold fire; fire at one enemy ship about what it takes to destroy it, or everything, or
+//! with missiles only (lasers kept as shields), or with every ship keeping half its cards; spread
+//! the fire over the enemy ships, weakest first (also with missiles only, or cautiously); board one
+//! enemy ship with one boarding card from the best-crewed ship; or fire and board one ship at once.
+//! Fighter splits are a few fixed ways to deal the piles. Blocking, losses, crew and repelling
 //! are reduced to a few named policies. [`concretize_into`] turns an action into a legal decision
 //! in caller-owned buffers (no allocation once they are warm); [`concretize`] into an owned one.
+
+use rand::{seq::SliceRandom, SeedableRng};
 
 use super::card::Card;
 use super::decision::{AttackOrder, Decision, DecisionKind, Play};
 use super::ruleset::{AttackRole, Ruleset};
+use super::ship::Attack;
 use super::state::{BattleStep, State, Step};
 
 /// An abstract action of one seat.
@@ -16,7 +21,8 @@ use super::state::{BattleStep, State, Step};
 pub enum Action {
     /// Choose this class (the ship card picked by [`card_utility`]).
     Class(u8),
-    /// Split fighters: 0 = spread each role over the piles, 1 = strongest cards together.
+    /// Split fighters: 0 = spread each role over the piles, 1 = strongest cards together,
+    /// 2.. = the hand in a fixed shuffled order (seeded by the number), dealt round-robin.
     Split(u8),
     /// Discard the least useful cards.
     Discard,
@@ -32,6 +38,15 @@ pub enum Action {
     /// Tactical: [`Action::Spread`] from every ship but the best-crewed one, which sends one
     /// boarding action at this ship (the heuristic player's plan).
     SpreadBoard(u8),
+    /// Tactical: missiles only at this ship, about what it takes to destroy it (the lasers stay
+    /// in the hull as shields).
+    FireMissiles(u8),
+    /// Tactical: [`Action::Spread`] with missiles only (the lasers stay in the hull as shields).
+    SpreadMissiles,
+    /// Tactical: [`Action::Spread`] with every ship keeping at least half its cards.
+    SpreadCautious,
+    /// Tactical: [`Action::Fire`] with every ship keeping at least half its cards.
+    FireCautious(u8),
     /// Tactical: one boarding action at this ship.
     Board(u8),
     /// Tactical: fire and board this ship.
@@ -55,6 +70,10 @@ pub enum Action {
     /// Repel with the minimal set of least value.
     Repel,
 }
+
+/// Number of split actions: the two named ones and four fixed shuffles (more choices for the
+/// searches' bandits where the piles decide the first battle).
+pub const SPLITS: u8 = 6;
 
 /// Reusable buffers that actions are concretized into, so that the searches play decisions
 /// without allocating.
@@ -175,6 +194,35 @@ fn prune(set: &mut Vec<Card>, need: u32) {
     }
 }
 
+/// The cards of the attacked ship that can block attack `a` (a laser or missile), into `out`
+/// (cleared first).
+pub(crate) fn blockers_into(w: &State, a: &Attack, out: &mut Vec<Card>) {
+    let r = &w.rules;
+    out.clear();
+    if let Some(role) = r.attack_role(a.card) {
+        out.extend(
+            w.ships[a.target as usize]
+                .hull
+                .iter()
+                .copied()
+                .filter(|&c| r.blocks(c, role)),
+        );
+    }
+}
+
+/// The clubs of the ship boarded by attack `a` (its defenders' crew), into `out` (cleared first).
+pub(crate) fn defenders_into(w: &State, a: &Attack, out: &mut Vec<Card>) {
+    let r = &w.rules;
+    out.clear();
+    out.extend(
+        w.ships[a.target as usize]
+            .hull
+            .iter()
+            .copied()
+            .filter(|&c| r.is_crew(c)),
+    );
+}
+
 fn enemy_ships(w: &State, seat: u8) -> impl Iterator<Item = u8> + '_ {
     w.ships
         .iter()
@@ -212,13 +260,24 @@ fn is_fire(r: &Ruleset, c: Card) -> bool {
     )
 }
 
-fn has_fire(w: &State, seat: u8) -> bool {
-    w.ships.iter().any(|s| {
-        s.alive
-            && s.owner == seat
-            && s.hull.len() >= 2
-            && s.hull.iter().any(|&c| is_fire(&w.rules, c))
-    })
+/// Which of its lasers and missiles a seat can fire (from ships that keep a card): (any, both
+/// kinds).
+fn fire_kinds(w: &State, seat: u8) -> (bool, bool) {
+    let (mut laser, mut missile) = (false, false);
+    for s in w
+        .ships
+        .iter()
+        .filter(|s| s.alive && s.owner == seat && s.hull.len() >= 2)
+    {
+        for &c in &s.hull {
+            match w.rules.attack_role(c) {
+                Some(AttackRole::Laser) => laser = true,
+                Some(AttackRole::Missile) => missile = true,
+                _ => {}
+            }
+        }
+    }
+    (laser || missile, laser && missile)
 }
 
 /// The abstract actions of `seat` for the decision it owes, into `out` (cleared first).
@@ -234,19 +293,29 @@ pub fn actions(w: &State, seat: u8, kind: DecisionKind, out: &mut Vec<Action>) {
                 }
             }
         }
-        DecisionKind::Split => out.extend([Action::Split(0), Action::Split(1)]),
+        DecisionKind::Split => out.extend((0..SPLITS).map(Action::Split)),
         DecisionKind::Discard(_) => out.push(Action::Discard),
         DecisionKind::Attack => {
             out.push(Action::Hold);
-            let fire = has_fire(w, seat);
+            let (fire, both) = fire_kinds(w, seat);
             let board = boarding_source(w, seat).is_some();
             if fire {
                 out.push(Action::Spread);
+            }
+            if both {
+                out.push(Action::SpreadMissiles);
+            }
+            if fire {
+                out.push(Action::SpreadCautious);
             }
             for t in enemy_ships(w, seat) {
                 if fire {
                     out.push(Action::Fire(t));
                     out.push(Action::FireAll(t));
+                    out.push(Action::FireCautious(t));
+                }
+                if both {
+                    out.push(Action::FireMissiles(t));
                 }
                 if board {
                     out.push(Action::Board(t));
@@ -306,11 +375,19 @@ fn split_into(w: &State, seat: u8, variant: u8, buf: &mut PlayBuf) {
         for (i, &c) in hand.iter().enumerate() {
             buf.piles[i % n].push(c);
         }
-    } else {
+    } else if variant == 1 {
         hand.sort_by_key(|&c| std::cmp::Reverse(card_utility(r, c)));
         let per = hand.len().div_ceil(n);
         for (i, &c) in hand.iter().enumerate() {
             buf.piles[(i / per).min(n - 1)].push(c);
+        }
+    } else {
+        // A fixed shuffle of the hand (the same in every sampled world), dealt round-robin.
+        hand.sort();
+        let mut rng = crate::search::ismcts::WyRand::seed_from_u64(u64::from(variant));
+        hand.shuffle(&mut rng);
+        for (i, &c) in hand.iter().enumerate() {
+            buf.piles[i % n].push(c);
         }
     }
 }
@@ -321,10 +398,32 @@ fn kill_need(w: &State, target: u8) -> u32 {
     h + 2 + h / 3
 }
 
+/// Which cards a fire plan sends: with `all`, the cards left over go to the last target too;
+/// with `missiles_only`, the lasers stay in the hulls as shields.
+#[derive(Clone, Copy, Default)]
+struct FirePlan {
+    all: bool,
+    missiles_only: bool,
+    cautious: bool,
+}
+
 /// Fire plan: lasers and missiles (each ship keeps at least one card; ship `skip` does not fire)
 /// assigned to `targets` in order, each target getting about what it takes to destroy it
 /// ([`kill_need`]) and no more; with `all`, the cards left over go to the last target too.
-fn fire_orders(w: &State, seat: u8, all: bool, skip: Option<u8>, buf: &mut PlayBuf) {
+fn fire_orders(w: &State, seat: u8, plan: FirePlan, skip: Option<u8>, buf: &mut PlayBuf) {
+    let FirePlan {
+        all,
+        missiles_only,
+        cautious,
+    } = plan;
+    let r = &w.rules;
+    let fires = |c: Card| {
+        if missiles_only {
+            r.attack_role(c) == Some(AttackRole::Missile)
+        } else {
+            is_fire(r, c)
+        }
+    };
     let pool = &mut buf.pool;
     pool.clear();
     for s in w.ships.iter().filter(|s| s.alive && s.owner == seat) {
@@ -332,14 +431,14 @@ fn fire_orders(w: &State, seat: u8, all: bool, skip: Option<u8>, buf: &mut PlayB
             continue;
         }
         let start = pool.len();
-        pool.extend(
-            s.hull
-                .iter()
-                .filter(|&&c| is_fire(&w.rules, c))
-                .map(|&c| (s.id, c)),
-        );
+        pool.extend(s.hull.iter().filter(|&&c| fires(c)).map(|&c| (s.id, c)));
         pool[start..].sort_by_key(|(_, c)| std::cmp::Reverse(c.value()));
-        pool.truncate(start + (pool.len() - start).min(s.hull.len().saturating_sub(1)));
+        let keep = if cautious {
+            s.hull.len().div_ceil(2)
+        } else {
+            1
+        };
+        pool.truncate(start + (pool.len() - start).min(s.hull.len().saturating_sub(keep)));
     }
     pool.sort_by_key(|(_, c)| std::cmp::Reverse(c.value()));
     let targets = &buf.targets;
@@ -447,28 +546,54 @@ pub fn concretize_into<'b>(w: &State, seat: u8, action: Action, buf: &'b mut Pla
             buf.orders.clear();
             Play::Attack(&buf.orders)
         }
-        Action::Spread | Action::SpreadBoard(_) => {
+        Action::Spread
+        | Action::SpreadMissiles
+        | Action::SpreadCautious
+        | Action::SpreadBoard(_) => {
             buf.orders.clear();
             weakest_first_into(w, seat, &mut buf.targets);
             let (skip, target) = match action {
                 Action::SpreadBoard(t) => (boarding_source(w, seat).map(|b| b.0), Some(t)),
                 _ => (None, None),
             };
-            fire_orders(w, seat, false, skip, buf);
+            let plan = FirePlan {
+                all: false,
+                missiles_only: action == Action::SpreadMissiles,
+                cautious: action == Action::SpreadCautious,
+            };
+            fire_orders(w, seat, plan, skip, buf);
             if let Some(t) = target {
                 add_boarding(w, seat, t, &mut buf.orders);
             }
             Play::Attack(&buf.orders)
         }
-        Action::Fire(t) | Action::FireAll(t) | Action::Board(t) | Action::FireBoard(t) => {
+        Action::Fire(t)
+        | Action::FireAll(t)
+        | Action::FireMissiles(t)
+        | Action::FireCautious(t)
+        | Action::Board(t)
+        | Action::FireBoard(t) => {
             buf.orders.clear();
             buf.targets.clear();
             buf.targets.push(t);
-            if matches!(action, Action::Fire(_) | Action::FireBoard(_)) {
-                fire_orders(w, seat, false, None, buf);
-            }
-            if let Action::FireAll(_) = action {
-                fire_orders(w, seat, true, None, buf);
+            let plan = match action {
+                Action::Fire(_) | Action::FireBoard(_) => Some(FirePlan::default()),
+                Action::FireAll(_) => Some(FirePlan {
+                    all: true,
+                    ..FirePlan::default()
+                }),
+                Action::FireMissiles(_) => Some(FirePlan {
+                    missiles_only: true,
+                    ..FirePlan::default()
+                }),
+                Action::FireCautious(_) => Some(FirePlan {
+                    cautious: true,
+                    ..FirePlan::default()
+                }),
+                _ => None,
+            };
+            if let Some(plan) = plan {
+                fire_orders(w, seat, plan, None, buf);
             }
             if matches!(action, Action::Board(_) | Action::FireBoard(_)) {
                 add_boarding(w, seat, t, &mut buf.orders);
@@ -482,15 +607,7 @@ pub fn concretize_into<'b>(w: &State, seat: u8, action: Action, buf: &'b mut Pla
                 buf.cards.clear();
                 return Play::Block(&buf.cards);
             };
-            let role = r.attack_role(a.card).expect("attack");
-            buf.sort.clear();
-            buf.sort.extend(
-                w.ships[a.target as usize]
-                    .hull
-                    .iter()
-                    .copied()
-                    .filter(|&c| r.blocks(c, role)),
-            );
+            blockers_into(w, &a, &mut buf.sort);
             let avail = std::mem::take(&mut buf.sort);
             if action == Action::BlockKeepEcm {
                 let cost = |c: Card| util(c) + if r.blocks_missile[c.index()] { 20 } else { 0 };
@@ -540,14 +657,7 @@ pub fn concretize_into<'b>(w: &State, seat: u8, action: Action, buf: &'b mut Pla
                 buf.cards.clear();
                 return Play::Repel(&buf.cards);
             };
-            buf.sort.clear();
-            buf.sort.extend(
-                w.ships[attack.target as usize]
-                    .hull
-                    .iter()
-                    .copied()
-                    .filter(|&c| r.is_crew(c)),
-            );
+            defenders_into(w, &attack, &mut buf.sort);
             let avail = std::mem::take(&mut buf.sort);
             let cost = |c: Card| c.value() as i32;
             reaching_set_into(&avail, crew.value(), &cost, &mut buf.cards, &mut buf.best);

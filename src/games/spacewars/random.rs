@@ -2,7 +2,7 @@
 //! cards at random enemy ships, random minimal blocking sets, random losses). Also the searches'
 //! exploration moves in playouts, written into reusable buffers.
 
-use super::abstraction::PlayBuf;
+use super::abstraction::{blockers_into, defenders_into, PlayBuf};
 use super::card::Card;
 use super::decision::{AttackOrder, Decision, DecisionKind, Play};
 use super::state::{BattleStep, State, Step};
@@ -146,15 +146,7 @@ pub fn decide_into<'b, R: Rng>(
                 buf.cards.clear();
                 return Play::Block(&buf.cards);
             };
-            let role = r.attack_role(a.card).expect("attack");
-            buf.sort.clear();
-            buf.sort.extend(
-                w.ships[a.target as usize]
-                    .hull
-                    .iter()
-                    .copied()
-                    .filter(|&c| r.blocks(c, role)),
-            );
+            blockers_into(w, &a, &mut buf.sort);
             random_reaching(&buf.sort, a.card.value(), rng, &mut buf.cards);
             Play::Block(&buf.cards)
         }
@@ -192,14 +184,7 @@ pub fn decide_into<'b, R: Rng>(
                 buf.cards.clear();
                 return Play::Repel(&buf.cards);
             };
-            buf.sort.clear();
-            buf.sort.extend(
-                w.ships[attack.target as usize]
-                    .hull
-                    .iter()
-                    .copied()
-                    .filter(|&c| r.is_crew(c)),
-            );
+            defenders_into(w, &attack, &mut buf.sort);
             random_reaching(&buf.sort, crew.value(), rng, &mut buf.cards);
             Play::Repel(&buf.cards)
         }

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use rand::Rng;
 
 use super::abstraction::{actions, concretize_into, Action, PlayBuf};
+use super::decision::Play;
 use super::heuristic;
 use super::observation::Observation;
 use super::random;
@@ -29,6 +30,9 @@ pub struct SpaceWarsSearch {
     players: usize,
     buf: PlayBuf,
     pend: Vec<(u8, super::DecisionKind)>,
+    keys: Vec<u8>,
+    key_ends: Vec<usize>,
+    triples: Vec<[u8; 3]>,
     /// Rounds a playout runs before the position is scored by [`evaluate`].
     pub playout_rounds: u16,
     /// Probability of a random decision in playouts.
@@ -44,6 +48,9 @@ impl SpaceWarsSearch {
             players: obs.players(),
             buf: PlayBuf::default(),
             pend: Vec::new(),
+            keys: Vec::new(),
+            key_ends: Vec::new(),
+            triples: Vec::new(),
             playout_rounds: PLAYOUT_ROUNDS,
             playout_eps: PLAYOUT_EPSILON,
         })
@@ -64,6 +71,41 @@ impl SpaceWarsSearch {
             w.check_play(seat, p)
         );
         w.play_unchecked(seat, p);
+    }
+}
+
+/// Appends a canonical byte form of a decision to `out`: the same bytes for the same decision,
+/// whatever the order of the cards of a set or of the attack orders (`triples` is scratch).
+fn play_key(p: Play<'_>, out: &mut Vec<u8>, triples: &mut Vec<[u8; 3]>) {
+    let card = |c: super::Card| c.index() as u8;
+    let set = |tag: u8, cards: &[super::Card], out: &mut Vec<u8>| {
+        out.push(tag);
+        let start = out.len();
+        out.extend(cards.iter().map(|&c| card(c)));
+        out[start..].sort_unstable();
+    };
+    match p {
+        Play::Class { class, card: c } => out.extend([0, class, card(c)]),
+        Play::Split(piles) => {
+            out.push(1);
+            for pile in piles {
+                set(pile.len() as u8, pile, out);
+            }
+        }
+        Play::Discard(c) => set(2, c, out),
+        Play::Attack(orders) => {
+            out.push(3);
+            triples.clear();
+            triples.extend(orders.iter().map(|o| [o.from, card(o.card), o.target]));
+            triples.sort_unstable();
+            triples.iter().for_each(|t| out.extend_from_slice(t));
+        }
+        Play::Defend(ship) => out.extend([4, ship]),
+        Play::Resolve { card: c, from } => out.extend([5, card(c), from]),
+        Play::Block(c) => set(6, c, out),
+        Play::Lose(c) => set(7, c, out),
+        Play::Crew(c) => out.extend([8, card(c)]),
+        Play::Repel(c) => set(9, c, out),
     }
 }
 
@@ -112,6 +154,45 @@ impl HiddenInfo for SpaceWarsSearch {
             Some(kind) => actions(w, seat as u8, kind, out),
             None => out.clear(),
         }
+    }
+
+    /// The observer's actions, each kept only when its decision differs from every earlier
+    /// one's (e.g. `Fire(T)` and `FireAll(T)` often send the same cards): the decisions are read
+    /// from the observer's cards and public facts, the same in every world. Compared by their
+    /// canonical bytes in reused buffers, so a warm search still allocates nothing.
+    fn root_actions(&mut self, w: &State, out: &mut Vec<Action>) {
+        let seat = self.observer;
+        match w.pending_for(seat) {
+            Some(kind) => actions(w, seat, kind, out),
+            None => out.clear(),
+        }
+        if out.len() < 2 {
+            return;
+        }
+        let mut keys = std::mem::take(&mut self.keys);
+        let mut ends = std::mem::take(&mut self.key_ends);
+        keys.clear();
+        ends.clear();
+        out.retain(|&a| {
+            let start = keys.len();
+            let p = concretize_into(w, seat, a, &mut self.buf);
+            play_key(p, &mut keys, &mut self.triples);
+            let key = &keys[start..];
+            let mut from = 0;
+            let seen = ends.iter().any(|&end| {
+                let same = &keys[from..end] == key;
+                from = end;
+                same
+            });
+            if seen {
+                keys.truncate(start);
+            } else {
+                ends.push(keys.len());
+            }
+            !seen
+        });
+        self.keys = keys;
+        self.key_ends = ends;
     }
 
     fn apply(&mut self, w: &mut State, joint: &[(usize, Action)], _: &mut SearchRng) {

@@ -36,6 +36,25 @@ const MAX_BLOCKS: usize = 32;
 /// Most pinned pieces tracked before falling back to testing every move.
 const MAX_PINS: usize = 64;
 
+/// The piece whose moves are being generated, with what [`Position::push`] needs to know about
+/// it: where its moves start in the output (for deduplication), whether they need the full
+/// king-safety test, and the only targets that answer a check.
+#[derive(Clone, Copy)]
+struct Mover<'a> {
+    from: usize,
+    kind: u8,
+    /// Index in the output of the piece's first move.
+    start: usize,
+    /// Whether two of its rules can reach the same square (moves are then listed once).
+    dedup: bool,
+    /// Whether every move is tested for king safety (pinned piece, king, in check).
+    slow: bool,
+    /// Out of a single check, the squares a non-king move must land on.
+    only: Option<&'a [u16]>,
+    /// The side to move's royal square.
+    ksq: usize,
+}
+
 impl Position {
     /// Whether square `sq` (mailbox index) is attacked by a piece of `by`.
     #[inline]
@@ -62,36 +81,13 @@ impl Position {
     #[inline(always)]
     fn attacked_with<F: Fn(usize) -> u8>(&self, sq: usize, by: Color, cell: F) -> bool {
         let v = &*self.variant;
-        for ray in &v.rays[by.index()] {
-            let mut t = sq as isize;
-            let mut k = 1u8;
-            loop {
-                t -= ray.delta;
-                let c = cell(t as usize);
-                if c == EMPTY {
-                    if k >= ray.max {
-                        break;
-                    }
-                    k += 1;
-                    continue;
-                }
-                if c != OFF && cell_color(c) == by && ray.range[cell_kind(c) as usize] >= k {
-                    return true;
-                }
-                break;
-            }
-        }
-        for l in &v.lame_attacks[by.index()] {
-            let p = sq as isize - l.delta;
-            let c = cell(p as usize);
-            if c == EMPTY || c == OFF || cell_color(c) != by || l.kinds & (1 << cell_kind(c)) == 0 {
-                continue;
-            }
-            if (0..l.len as usize).all(|i| cell((p + l.path[i]) as usize) == EMPTY) {
-                return true;
-            }
-        }
-        v.special_attackers[by.index()] != 0 && self.special_attack(sq, by, &cell)
+        v.rays[by.index()]
+            .iter()
+            .any(|ray| ray.attacker(sq, by, &cell).is_some())
+            || v.lame_attacks[by.index()]
+                .iter()
+                .any(|l| l.attacker(sq, by, &cell).is_some())
+            || v.special_attackers[by.index()] != 0 && self.special_attack(sq, by, &cell)
     }
 
     /// Attack test on the board with up to a few squares changed (castling, en passant, drops).
@@ -158,39 +154,18 @@ impl Position {
         let mut mask =
             lines[(base - from as isize) as usize] | lines[(base - to as isize) as usize];
         let board = &self.board;
+        let cell = |t: usize| board[t];
         let rays = &v.rays[by.index()];
         while mask != 0 {
             let ray = &rays[mask.trailing_zeros() as usize];
             mask &= mask - 1;
-            let mut t = ksq;
-            let mut k = 1u8;
-            loop {
-                t -= ray.delta;
-                let c = board[t as usize];
-                if c == EMPTY {
-                    if k >= ray.max {
-                        break;
-                    }
-                    k += 1;
-                    continue;
-                }
-                if c != OFF && cell_color(c) == by && ray.range[cell_kind(c) as usize] >= k {
-                    return true;
-                }
-                break;
-            }
-        }
-        for l in &v.lame_attacks[by.index()] {
-            let p = ksq - l.delta;
-            let c = board[p as usize];
-            if c == EMPTY || c == OFF || cell_color(c) != by || l.kinds & (1 << cell_kind(c)) == 0 {
-                continue;
-            }
-            if (0..l.len as usize).all(|i| board[(p + l.path[i]) as usize] == EMPTY) {
+            if ray.attacker(ksq as usize, by, &cell).is_some() {
                 return true;
             }
         }
-        false
+        v.lame_attacks[by.index()]
+            .iter()
+            .any(|l| l.attacker(ksq as usize, by, &cell).is_some())
     }
 
     /// Computes [`in_check`](Self::in_check) from the board.
@@ -376,8 +351,15 @@ impl Position {
             // Out of a single check, a piece other than the king must land on the checker or on
             // the check's path: other targets are skipped before the (costly) king-safety test.
             let only = if from == ksq { None } else { evasion_targets };
-            let start = out.len();
-            let dedup = v.dedup[kind as usize];
+            let mover = Mover {
+                from,
+                kind,
+                start: out.len(),
+                dedup: v.dedup[kind as usize],
+                slow,
+                only,
+                ksq,
+            };
             // Whether a move to an empty square can be wanted: in noisy mode only a promoting
             // piece's (promotion).
             let empties = MODE != NOISY || v.promotes(kind);
@@ -402,9 +384,7 @@ impl Position {
                         } else {
                             NORMAL
                         };
-                        self.push::<MODE>(
-                            out, start, dedup, slow, only, ksq, from, to, kind, c, flag,
-                        );
+                        self.push::<MODE>(out, &mover, to, c, flag);
                     }
                     continue;
                 }
@@ -419,19 +399,7 @@ impl Position {
                         break;
                     }
                     if empties && st.can_move {
-                        self.push::<MODE>(
-                            out,
-                            start,
-                            dedup,
-                            slow,
-                            only,
-                            ksq,
-                            from,
-                            to as usize,
-                            kind,
-                            c,
-                            NORMAL,
-                        );
+                        self.push::<MODE>(out, &mover, to as usize, c, NORMAL);
                     }
                 }
                 if MODE != QUIET
@@ -440,26 +408,12 @@ impl Position {
                     && cell_color(c) == them
                     && st.can_capture
                 {
-                    self.push::<MODE>(
-                        out,
-                        start,
-                        dedup,
-                        slow,
-                        only,
-                        ksq,
-                        from,
-                        to as usize,
-                        kind,
-                        c,
-                        NORMAL,
-                    );
+                    self.push::<MODE>(out, &mover, to as usize, c, NORMAL);
                 }
             }
             if SPECIALS {
                 for sp in &v.specials[us.index()][kind as usize] {
-                    self.gen_special::<MODE>(
-                        out, start, dedup, slow, only, ksq, from, kind, empties, sp,
-                    );
+                    self.gen_special::<MODE>(out, &mover, empties, sp);
                 }
             }
         }
@@ -472,20 +426,14 @@ impl Position {
     }
 
     /// The moves of one special rule of the piece on `from`.
-    #[allow(clippy::too_many_arguments)]
     fn gen_special<const MODE: u8>(
         &self,
         out: &mut Vec<Move>,
-        start: usize,
-        dedup: bool,
-        slow: bool,
-        only: Option<&[u16]>,
-        ksq: usize,
-        from: usize,
-        kind: u8,
+        mover: &Mover,
         empties: bool,
         sp: &Special,
     ) {
+        let (from, kind) = (mover.from, mover.kind);
         let v = &*self.variant;
         let us = self.side;
         let them = us.opposite();
@@ -496,19 +444,7 @@ impl Position {
         let enemy = |c: u8| c != EMPTY && c != OFF && cell_color(c) == them;
         let f = from as isize;
         let emit = |out: &mut Vec<Move>, to: isize, c: u8, flag: u8| {
-            self.push::<MODE>(
-                out,
-                start,
-                dedup,
-                slow,
-                only,
-                ksq,
-                from,
-                to as usize,
-                kind,
-                c,
-                flag,
-            );
+            self.push::<MODE>(out, mover, to as usize, c, flag);
         };
         match sp.style {
             Style::Plain | Style::Ski | Style::Jump => {
@@ -718,22 +654,24 @@ impl Position {
     }
 
     /// Adds the move(s) from `from` to `to` (all promotion choices), after the checks it needs.
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn push<const MODE: u8>(
         &self,
         out: &mut Vec<Move>,
-        start: usize,
-        dedup: bool,
-        slow: bool,
-        only: Option<&[u16]>,
-        ksq: usize,
-        from: usize,
+        mover: &Mover,
         to: usize,
-        kind: u8,
         target: u8,
         flag: u8,
     ) {
+        let Mover {
+            from,
+            kind,
+            start,
+            dedup,
+            slow,
+            only,
+            ksq,
+        } = *mover;
         let v = &*self.variant;
         let us = self.side;
         let dist = if v.promotes(kind) {

@@ -367,6 +367,23 @@ impl Position {
         self.list[color].push(sq as u16);
     }
 
+    /// Moves two pieces of `color` at once, `a.0` to `a.1` and `b.0` to `b.1` (castling's royal
+    /// piece and partner, either way), keeping the piece list; every square is read before any is
+    /// written, so the two may pass each other. Returns the two pieces moved.
+    fn move_pair(&mut self, color: usize, a: (usize, usize), b: (usize, usize)) -> (u8, u8) {
+        let (ac, bc) = (self.board[a.0], self.board[b.0]);
+        let (ia, ib) = (self.list_index[a.0], self.list_index[b.0]);
+        self.board[a.0] = EMPTY;
+        self.board[b.0] = EMPTY;
+        self.board[a.1] = ac;
+        self.board[b.1] = bc;
+        self.list[color][ia as usize] = a.1 as u16;
+        self.list_index[a.1] = ia;
+        self.list[color][ib as usize] = b.1 as u16;
+        self.list_index[b.1] = ib;
+        (ac, bc)
+    }
+
     /// Plays a move known to be legal (from the generator). Use [`Position::play`] for text input.
     pub fn make_move(&mut self, mv: Move) {
         if !self.variant.plain {
@@ -570,16 +587,7 @@ impl Position {
                     ps += dir;
                 }
                 let (ps, pt) = (ps as usize, (to as isize - dir) as usize);
-                let (kc, pc) = (self.board[from], self.board[ps]);
-                let (ik, ip) = (self.list_index[from], self.list_index[ps]);
-                self.board[from] = EMPTY;
-                self.board[ps] = EMPTY;
-                self.board[to] = kc;
-                self.board[pt] = pc;
-                self.list[us][ik as usize] = to as u16;
-                self.list_index[to] = ik;
-                self.list[us][ip as usize] = pt as u16;
-                self.list_index[pt] = ip;
+                let (kc, pc) = self.move_pair(us, (from, to), (ps, pt));
                 self.hash ^=
                     self.zob(kc, from) ^ self.zob(kc, to) ^ self.zob(pc, ps) ^ self.zob(pc, pt);
                 let pk = cell_kind(pc) as usize;
@@ -709,16 +717,7 @@ impl Position {
             }
             CASTLE => {
                 let (ps, pt) = (x.partner.0 as usize, x.partner.1 as usize);
-                let (kc, pc) = (self.board[to], self.board[pt]);
-                let (ik, ip) = (self.list_index[to], self.list_index[pt]);
-                self.board[to] = EMPTY;
-                self.board[pt] = EMPTY;
-                self.board[from] = kc;
-                self.board[ps] = pc;
-                self.list[us][ik as usize] = from as u16;
-                self.list_index[from] = ik;
-                self.list[us][ip as usize] = ps as u16;
-                self.list_index[ps] = ip;
+                self.move_pair(us, (to, from), (pt, ps));
                 self.king[us] = from as u16;
             }
             _ => {

@@ -13,7 +13,7 @@
 
 use super::position::{Move, Position};
 use super::square::Color;
-use super::variant::{cell_color, cell_kind, EMPTY, OFF};
+use super::variant::{EMPTY, OFF};
 use crate::search::Score;
 
 /// Most pieces an exchange removes before it is cut off (a longer one is scored as it stands).
@@ -66,37 +66,17 @@ impl Position {
             }
         };
         for ray in &v.rays[by.index()] {
-            let mut t = sq as isize;
-            let mut k = 1u8;
-            loop {
-                t -= ray.delta;
-                let c = cell(t as usize);
-                if c == EMPTY {
-                    if k >= ray.max {
-                        break;
-                    }
-                    k += 1;
-                    continue;
+            if let Some((t, kind)) = ray.attacker(sq, by, &cell) {
+                // Nothing is cheaper than a pawn: no need to look further.
+                if kind == cheapest {
+                    return Some((t as u16, kind));
                 }
-                if c != OFF && cell_color(c) == by && ray.range[cell_kind(c) as usize] >= k {
-                    let kind = cell_kind(c);
-                    // Nothing is cheaper than a pawn: no need to look further.
-                    if kind == cheapest {
-                        return Some((t as u16, kind));
-                    }
-                    consider(t as usize, kind);
-                }
-                break;
+                consider(t, kind);
             }
         }
         for l in &v.lame_attacks[by.index()] {
-            let p = sq as isize - l.delta;
-            let c = cell(p as usize);
-            if c == EMPTY || c == OFF || cell_color(c) != by || l.kinds & (1 << cell_kind(c)) == 0 {
-                continue;
-            }
-            if (0..l.len as usize).all(|i| cell((p + l.path[i]) as usize) == EMPTY) {
-                consider(p as usize, cell_kind(c));
+            if let Some((p, kind)) = l.attacker(sq, by, &cell) {
+                consider(p, kind);
             }
         }
         best.map(|(_, t, k)| (t, k))
@@ -176,7 +156,7 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
-    use super::super::variant::Variant;
+    use super::super::variant::{cell_kind, Variant};
     use super::*;
     use std::sync::Arc;
 
@@ -202,6 +182,23 @@ mod tests {
         let pos = Position::from_fen(&v, fen).expect("test FEN");
         let m = pos.parse_move(mv).expect("test move");
         pos.see_value(m)
+    }
+
+    #[test]
+    fn pawns_that_capture_en_passant_defend_too() {
+        // The chess pawn of the Interactive Diagram (`fceF`: its capture includes en passant)
+        // recaptures like any other piece: a knight taking a pawn-defended pawn loses material,
+        // and so does a knight moving next to an enemy pawn.
+        let v = Arc::new(
+            Variant::from_definition(include_str!("../../../tests/data/variants/chess.txt"))
+                .expect("chess loads"),
+        );
+        let pos = Position::from_fen(&v, "4k3/8/3p3p/4p3/8/5N2/8/4K3 w - - 0 1").unwrap();
+        let take = pos.parse_move("f3e5").unwrap();
+        assert_eq!(pos.see_value(take), value(&v, 'P') - value(&v, 'N'));
+        assert!(!pos.see_ge(take, 0));
+        assert!(!pos.see_ge(pos.parse_move("f3g5").unwrap(), 0));
+        assert!(pos.see_ge(pos.parse_move("f3h4").unwrap(), 0));
     }
 
     #[test]

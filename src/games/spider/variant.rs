@@ -118,6 +118,56 @@ pub(crate) struct LameAttack {
     pub kinds: u32,
 }
 
+impl AttackRay {
+    /// The piece of `by` attacking `sq` along this ray on the board `cell` shows: the first
+    /// occupied square looking back from `sq` (within [`max`](Self::max) leaps), when a piece of
+    /// `by` whose kind captures that far along the ray stands there. Its square and kind.
+    #[inline(always)]
+    pub fn attacker<F: Fn(usize) -> u8>(
+        &self,
+        sq: usize,
+        by: Color,
+        cell: &F,
+    ) -> Option<(usize, u8)> {
+        let mut t = sq as isize;
+        let mut k = 1u8;
+        loop {
+            t -= self.delta;
+            let c = cell(t as usize);
+            if c == EMPTY {
+                if k >= self.max {
+                    return None;
+                }
+                k += 1;
+                continue;
+            }
+            let attacks = c != OFF && cell_color(c) == by && self.range[cell_kind(c) as usize] >= k;
+            return attacks.then(|| (t as usize, cell_kind(c)));
+        }
+    }
+}
+
+impl LameAttack {
+    /// The piece of `by` attacking `sq` with this lame leap on the board `cell` shows (its path
+    /// empty): its square and kind.
+    #[inline(always)]
+    pub fn attacker<F: Fn(usize) -> u8>(
+        &self,
+        sq: usize,
+        by: Color,
+        cell: &F,
+    ) -> Option<(usize, u8)> {
+        let p = sq as isize - self.delta;
+        let c = cell(p as usize);
+        if c == EMPTY || c == OFF || cell_color(c) != by || self.kinds & (1 << cell_kind(c)) == 0 {
+            return None;
+        }
+        (0..self.len as usize)
+            .all(|i| cell((p + self.path[i]) as usize) == EMPTY)
+            .then(|| (p as usize, cell_kind(c)))
+    }
+}
+
 /// What a piece type is, for display and evaluation.
 #[derive(Clone, Debug)]
 pub struct PieceInfo {
@@ -459,11 +509,15 @@ impl Variant {
         // A plain rule another plain rule of the piece contains (same vector, same move/capture
         // rights, no lame path, at most its range: the N of an NN) is dropped, so that the
         // generator meets each target once and rarely needs to deduplicate.
-        let kept: Vec<Vec<&MoveRule>> = def
+        let compiled: Vec<Vec<MoveRule>> = def
             .pieces
             .iter()
-            .map(|p| {
-                let plain: Vec<&MoveRule> = p.rules.iter().filter(|r| !r.is_special()).collect();
+            .map(|p| p.rules.iter().flat_map(split_en_passant).collect())
+            .collect();
+        let kept: Vec<Vec<&MoveRule>> = compiled
+            .iter()
+            .map(|rules| {
+                let plain: Vec<&MoveRule> = rules.iter().filter(|r| !r.is_special()).collect();
                 plain
                     .iter()
                     .enumerate()
@@ -512,8 +566,7 @@ impl Variant {
                     .collect();
                 steps[color.index()].push(list);
                 let p = &def.pieces[k];
-                let special = p
-                    .rules
+                let special = compiled[k]
                     .iter()
                     .filter(|r| r.is_special() && r.style != Style::Castle)
                     .map(|r| Special {
@@ -549,22 +602,24 @@ impl Variant {
             }
         }
         let has_specials = specials.iter().any(|c| c.iter().any(|l| !l.is_empty()));
-        let dedup = def
-            .pieces
+        // An en-passant-only rule's moves carry their own flag: they never repeat a move of
+        // another kind of rule, only of another en-passant-only one.
+        let ep_only = |r: &MoveRule| r.en_passant && !r.can_move && !r.can_capture;
+        let dedup = compiled
             .iter()
-            .map(|p| {
-                let rules: Vec<&MoveRule> = p
-                    .rules
+            .map(|rules| {
+                let rules: Vec<&MoveRule> = rules
                     .iter()
                     .filter(|r| r.style != Style::Castle)
                     .filter(|r| {
                         r.is_special() || kept.iter().flatten().any(|k| std::ptr::eq(*k, *r))
                     })
                     .collect();
-                rules
-                    .iter()
-                    .enumerate()
-                    .any(|(i, a)| rules[i + 1..].iter().any(|b| a.overlaps(b)))
+                rules.iter().enumerate().any(|(i, a)| {
+                    rules[i + 1..]
+                        .iter()
+                        .any(|b| ep_only(a) == ep_only(b) && a.overlaps(b))
+                })
             })
             .collect();
 
@@ -893,10 +948,61 @@ fn ray_lines(rays: &[AttackRay], size: usize) -> Vec<u64> {
 }
 
 /// A rule's vector for `color`: White's as written, Black's mirrored (or rotated).
+/// A plain rule that also captures en passant (the chess pawn's `fceF`) compiled as two: the
+/// rule without en passant, a plain leaper like any other (in the attack tables, so the piece is
+/// no special attacker and its moves need no full king-safety test), and an en-passant-only
+/// special rule. Every other rule is kept as it is.
+fn split_en_passant(r: &MoveRule) -> Vec<MoveRule> {
+    if !(r.en_passant && r.style == Style::Plain && !r.initial) {
+        return vec![r.clone()];
+    }
+    let ep = MoveRule {
+        can_move: false,
+        can_capture: false,
+        ..r.clone()
+    };
+    if !(r.can_move || r.can_capture) {
+        return vec![ep];
+    }
+    let plain = MoveRule {
+        en_passant: false,
+        ..r.clone()
+    };
+    vec![plain, ep]
+}
+
 fn orient(sym: definition::Symmetry, color: Color, dx: i8, dy: i8) -> (i8, i8) {
     match (color, sym) {
         (Color::White, _) => (dx, dy),
         (Color::Black, definition::Symmetry::Rotate) => (-dx, -dy),
         (Color::Black, _) => (dx, -dy),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn en_passant_pawns_capture_through_the_plain_tables() {
+        let text = include_str!("../../../tests/data/variants/chess.txt");
+        let v = Variant::from_definition(text).expect("chess loads");
+        // The pawn's `fceF` is its plain diagonal capture plus an en-passant-only rule, so no
+        // chess piece is a special attacker (which would test every move for king safety).
+        assert_eq!(v.special_attackers, [0, 0]);
+        let pawn = v.pawn as usize;
+        for c in 0..2 {
+            assert!(v.steps[c][pawn]
+                .iter()
+                .any(|s| s.can_capture && !s.can_move));
+            assert!(v.specials[c][pawn]
+                .iter()
+                .all(|s| (s.can_ep && !s.can_capture && !s.can_move) || s.initial));
+            assert!(v.specials[c][pawn].iter().any(|s| s.can_ep));
+        }
+        assert!(
+            !v.dedup[pawn],
+            "en passant moves never repeat a plain capture"
+        );
     }
 }

@@ -17,6 +17,7 @@ mod tests;
 
 use std::fmt::Debug;
 use std::hash::Hash;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::Limits;
@@ -62,6 +63,14 @@ pub trait HiddenInfo {
     /// The actions of `seat` in `world` into `out` (cleared first); never empty for a decider.
     fn actions(&mut self, world: &Self::World, seat: usize, out: &mut Vec<Self::Action>);
 
+    /// The observer's actions at the root, in `world` (the first sampled world), into `out`
+    /// (cleared first). The default is [`actions`](HiddenInfo::actions); a game may leave out
+    /// actions that mean the same decision there. The searches branch on these at the root.
+    fn root_actions(&mut self, world: &Self::World, out: &mut Vec<Self::Action>) {
+        let observer = self.observer();
+        self.actions(world, observer, out);
+    }
+
     /// Plays one action for each seat that owes a decision (in [`deciders`](HiddenInfo::deciders)
     /// order), then whatever follows by rule or by chance until decisions are owed again.
     fn apply(
@@ -106,6 +115,47 @@ pub trait HiddenInfo {
             out.iter_mut().for_each(|r| *r = share);
         }
     }
+}
+
+/// A search over a [`HiddenInfo`] game as an engine drives it ([`Ismcts`], [`Pimc`]).
+pub trait HiddenSearch<G: HiddenInfo> {
+    /// Searches until the budget is spent or `stop` is set and returns the observer's action;
+    /// `report` gets a [`Progress`] about once a second while it runs.
+    fn search(
+        &mut self,
+        game: &mut G,
+        budget: &SearchBudget,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Progress<G::Action>),
+    ) -> Result<Found<G::Action>, SearchError>;
+
+    /// Bounds the memory of the search's tree (searches without a tree ignore it).
+    fn set_tree_bytes(&mut self, _bytes: usize) {}
+}
+
+/// The start both searches share: one reward slot per seat in `rewards`, the first sampled
+/// world in `world`, and the observer's actions there in `acts` (never empty on success).
+pub(crate) fn start_search<G: HiddenInfo>(
+    game: &mut G,
+    rng: &mut SearchRng,
+    world: &mut G::World,
+    deciders: &mut Vec<usize>,
+    acts: &mut Vec<G::Action>,
+    rewards: &mut Vec<f32>,
+) -> Result<(), SearchError> {
+    let observer = game.observer();
+    rewards.clear();
+    rewards.resize(game.seats(), 0.0);
+    game.sample(rng, world);
+    game.deciders(world, deciders);
+    if !deciders.contains(&observer) {
+        return Err(SearchError::NotToDecide);
+    }
+    game.root_actions(world, acts);
+    if acts.is_empty() {
+        return Err(SearchError::NoAction);
+    }
+    Ok(())
 }
 
 /// Steps after which the default playout gives up and scores an equal share.

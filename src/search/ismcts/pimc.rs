@@ -10,7 +10,10 @@ use std::time::Instant;
 
 use rand::SeedableRng;
 
-use super::{Found, HiddenInfo, Progress, SearchBudget, SearchError, SearchRng, REPORT_INTERVAL};
+use super::{
+    start_search, Found, HiddenInfo, HiddenSearch, Progress, SearchBudget, SearchError, SearchRng,
+    REPORT_INTERVAL,
+};
 
 /// The PIMC searcher with its random generator, worlds and buffers, kept between searches.
 pub struct Pimc<G: HiddenInfo> {
@@ -60,10 +63,12 @@ impl<G: HiddenInfo> Pimc<G> {
             })
             .fold((0, f32::NEG_INFINITY), |b, x| if x.1 > b.1 { x } else { b })
     }
+}
 
+impl<G: HiddenInfo> HiddenSearch<G> for Pimc<G> {
     /// Searches until the budget is spent or `stop` is set (one iteration: one root action tried
     /// in one world) and returns the root action with the best mean reward.
-    pub fn search(
+    fn search(
         &mut self,
         game: &mut G,
         budget: &SearchBudget,
@@ -72,17 +77,14 @@ impl<G: HiddenInfo> Pimc<G> {
     ) -> Result<Found<G::Action>, SearchError> {
         let start = Instant::now();
         let observer = game.observer();
-        self.rewards.clear();
-        self.rewards.resize(game.seats(), 0.0);
-        game.sample(&mut self.rng, &mut self.world);
-        game.deciders(&self.world, &mut self.deciders);
-        if !self.deciders.contains(&observer) {
-            return Err(SearchError::NotToDecide);
-        }
-        game.actions(&self.world, observer, &mut self.acts);
-        if self.acts.is_empty() {
-            return Err(SearchError::NoAction);
-        }
+        start_search(
+            game,
+            &mut self.rng,
+            &mut self.world,
+            &mut self.deciders,
+            &mut self.acts,
+            &mut self.rewards,
+        )?;
         self.totals.clear();
         self.totals.resize(self.acts.len(), (0.0, 0));
         let mut iterations = 0u64;

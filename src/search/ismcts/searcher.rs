@@ -17,7 +17,8 @@ use rand::{Rng, SeedableRng};
 
 use super::tree::{Tree, NONE};
 use super::{
-    action_key, Found, HiddenInfo, Progress, SearchBudget, SearchError, SearchRng, REPORT_INTERVAL,
+    action_key, start_search, Found, HiddenInfo, HiddenSearch, Progress, SearchBudget, SearchError,
+    SearchRng, REPORT_INTERVAL,
 };
 
 /// Default UCB exploration constant (rewards are in 0..=1).
@@ -80,78 +81,6 @@ impl<G: HiddenInfo> Ismcts<G> {
         &self.tree
     }
 
-    /// Searches until the budget is spent or `stop` is set and returns the observer's most
-    /// visited root action. `report` gets a [`Progress`] about once a second while it runs.
-    pub fn search(
-        &mut self,
-        game: &mut G,
-        budget: &SearchBudget,
-        stop: &AtomicBool,
-        report: &mut dyn FnMut(&Progress<G::Action>),
-    ) -> Result<Found<G::Action>, SearchError> {
-        let start = Instant::now();
-        let observer = game.observer();
-        let seats = game.seats();
-        self.rewards.clear();
-        self.rewards.resize(seats, 0.0);
-        self.tree.clear(seats);
-        game.sample(&mut self.rng, &mut self.world);
-        game.deciders(&self.world, &mut self.deciders);
-        if !self.deciders.contains(&observer) {
-            return Err(SearchError::NotToDecide);
-        }
-        game.actions(&self.world, observer, &mut self.root_acts);
-        match self.root_acts.len() {
-            0 => return Err(SearchError::NoAction),
-            1 => {
-                return Ok(Found {
-                    action: self.root_acts[0],
-                    value: None,
-                    iterations: 0,
-                    nodes: 1,
-                    time: start.elapsed(),
-                })
-            }
-            _ => {}
-        }
-        let mut iterations = 0u64;
-        let mut next_report = REPORT_INTERVAL;
-        loop {
-            if iterations > 0 {
-                if budget.iterations.is_some_and(|n| iterations >= n)
-                    || stop.load(Ordering::Relaxed)
-                {
-                    break;
-                }
-                if iterations.is_multiple_of(32) {
-                    let t = start.elapsed();
-                    if budget.time.is_some_and(|limit| t >= limit) {
-                        break;
-                    }
-                    if t >= next_report {
-                        next_report = t + REPORT_INTERVAL;
-                        if let Some(p) = self.progress(observer, iterations, start) {
-                            report(&p);
-                        }
-                    }
-                }
-                game.sample(&mut self.rng, &mut self.world);
-            }
-            iterations += 1;
-            self.iterate(game);
-        }
-        let best = self.best(observer).ok_or(SearchError::NoAction)?;
-        let e = self.tree.edge(best);
-        let found = Found {
-            action: e.action,
-            value: Some(e.reward / e.visits.max(1) as f32),
-            iterations,
-            nodes: self.tree.stats().nodes,
-            time: start.elapsed(),
-        };
-        Ok(found)
-    }
-
     fn progress(
         &self,
         observer: usize,
@@ -210,7 +139,13 @@ impl<G: HiddenInfo> Ismcts<G> {
                     self.joint.push((seat, a));
                     continue;
                 }
-                game.actions(&self.world, seat, &mut self.acts);
+                if node == 0 && seat == observer {
+                    // The root's actions are the same in every world (possibly fewer than the
+                    // game lists there: equivalent ones left out).
+                    self.acts.clone_from(&self.root_acts);
+                } else {
+                    game.actions(&self.world, seat, &mut self.acts);
+                }
                 let (e, a) = match self.select(node, seat) {
                     Some(e) => (e, self.tree.edge(e).action),
                     None => match self.acts.first() {
@@ -288,5 +223,78 @@ impl<G: HiddenInfo> Ismcts<G> {
         }
         let chosen = if untried > 0 { pick } else { best.1 };
         (chosen != NONE).then_some(chosen)
+    }
+}
+
+impl<G: HiddenInfo> HiddenSearch<G> for Ismcts<G> {
+    /// Searches until the budget is spent or `stop` is set and returns the observer's most
+    /// visited root action. `report` gets a [`Progress`] about once a second while it runs.
+    fn search(
+        &mut self,
+        game: &mut G,
+        budget: &SearchBudget,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Progress<G::Action>),
+    ) -> Result<Found<G::Action>, SearchError> {
+        let start = Instant::now();
+        let observer = game.observer();
+        self.tree.clear(game.seats());
+        start_search(
+            game,
+            &mut self.rng,
+            &mut self.world,
+            &mut self.deciders,
+            &mut self.root_acts,
+            &mut self.rewards,
+        )?;
+        if self.root_acts.len() == 1 {
+            return Ok(Found {
+                action: self.root_acts[0],
+                value: None,
+                iterations: 0,
+                nodes: 1,
+                time: start.elapsed(),
+            });
+        }
+        let mut iterations = 0u64;
+        let mut next_report = REPORT_INTERVAL;
+        loop {
+            if iterations > 0 {
+                if budget.iterations.is_some_and(|n| iterations >= n)
+                    || stop.load(Ordering::Relaxed)
+                {
+                    break;
+                }
+                if iterations.is_multiple_of(32) {
+                    let t = start.elapsed();
+                    if budget.time.is_some_and(|limit| t >= limit) {
+                        break;
+                    }
+                    if t >= next_report {
+                        next_report = t + REPORT_INTERVAL;
+                        if let Some(p) = self.progress(observer, iterations, start) {
+                            report(&p);
+                        }
+                    }
+                }
+                game.sample(&mut self.rng, &mut self.world);
+            }
+            iterations += 1;
+            self.iterate(game);
+        }
+        let best = self.best(observer).ok_or(SearchError::NoAction)?;
+        let e = self.tree.edge(best);
+        let found = Found {
+            action: e.action,
+            value: Some(e.reward / e.visits.max(1) as f32),
+            iterations,
+            nodes: self.tree.stats().nodes,
+            time: start.elapsed(),
+        };
+        Ok(found)
+    }
+
+    fn set_tree_bytes(&mut self, bytes: usize) {
+        Ismcts::set_tree_bytes(self, bytes);
     }
 }

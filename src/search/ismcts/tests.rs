@@ -135,6 +135,46 @@ impl HiddenInfo for Toy {
     }
 }
 
+/// A toy game seen by another observer, or with an action left out of the root actions.
+struct Variant {
+    toy: Toy,
+    observer: usize,
+    left_out: Option<Act>,
+}
+
+impl HiddenInfo for Variant {
+    type World = World;
+    type Action = Act;
+    fn seats(&self) -> usize {
+        2
+    }
+    fn observer(&self) -> usize {
+        self.observer
+    }
+    fn sample(&mut self, rng: &mut SearchRng, w: &mut World) {
+        self.toy.sample(rng, w)
+    }
+    fn deciders(&self, w: &World, out: &mut Vec<usize>) {
+        self.toy.deciders(w, out)
+    }
+    fn actions(&mut self, w: &World, seat: usize, out: &mut Vec<Act>) {
+        self.toy.actions(w, seat, out)
+    }
+    fn root_actions(&mut self, w: &World, out: &mut Vec<Act>) {
+        self.toy.actions(w, self.observer, out);
+        out.retain(|&a| Some(a) != self.left_out);
+    }
+    fn apply(&mut self, w: &mut World, j: &[(usize, Act)], rng: &mut SearchRng) {
+        self.toy.apply(w, j, rng)
+    }
+    fn rewards(&self, w: &World, out: &mut [f32]) -> bool {
+        self.toy.rewards(w, out)
+    }
+    fn policy(&mut self, w: &World, seat: usize, rng: &mut SearchRng) -> Act {
+        self.toy.policy(w, seat, rng)
+    }
+}
+
 fn toy(kind: Kind) -> Toy {
     Toy { kind, samples: 0 }
 }
@@ -226,38 +266,13 @@ fn the_tree_stays_within_its_budget_and_keeps_its_storage() {
 
 #[test]
 fn a_seat_that_owes_nothing_is_an_error() {
-    struct Idle(Toy);
-    impl HiddenInfo for Idle {
-        type World = World;
-        type Action = Act;
-        fn seats(&self) -> usize {
-            2
-        }
-        fn observer(&self) -> usize {
-            1
-        }
-        fn sample(&mut self, rng: &mut SearchRng, w: &mut World) {
-            self.0.sample(rng, w)
-        }
-        fn deciders(&self, w: &World, out: &mut Vec<usize>) {
-            self.0.deciders(w, out)
-        }
-        fn actions(&mut self, w: &World, seat: usize, out: &mut Vec<Act>) {
-            self.0.actions(w, seat, out)
-        }
-        fn apply(&mut self, w: &mut World, j: &[(usize, Act)], rng: &mut SearchRng) {
-            self.0.apply(w, j, rng)
-        }
-        fn rewards(&self, w: &World, out: &mut [f32]) -> bool {
-            self.0.rewards(w, out)
-        }
-        fn policy(&mut self, w: &World, seat: usize, rng: &mut SearchRng) -> Act {
-            self.0.policy(w, seat, rng)
-        }
-    }
     let stop = AtomicBool::new(false);
-    let mut g = Idle(toy(Kind::Guess));
-    let r = Ismcts::<Idle>::new(1 << 16, 1).search(
+    let mut g = Variant {
+        toy: toy(Kind::Guess),
+        observer: 1,
+        left_out: None,
+    };
+    let r = Ismcts::<Variant>::new(1 << 16, 1).search(
         &mut g,
         &SearchBudget::iterations(10),
         &stop,
@@ -301,4 +316,35 @@ fn budgets_from_go_limits() {
         SearchBudget::from_limits(&nodes, 2000),
         SearchBudget::iterations(1)
     );
+}
+
+#[test]
+fn the_root_branches_only_on_the_root_actions() {
+    // Guess with the likely card left out of the root actions (as a game leaves out actions that
+    // mean the same decision): neither search may play it, and the tree has no root edge for it.
+    let stop = AtomicBool::new(false);
+    let budget = SearchBudget::iterations(2000);
+    for seed in 1..4 {
+        let mut g = Variant {
+            toy: toy(Kind::Guess),
+            observer: 0,
+            left_out: Some(Act::Number(0)),
+        };
+        let mut s = Ismcts::<Variant>::new(1 << 20, seed);
+        let f = s.search(&mut g, &budget, &stop, &mut |_| {}).unwrap();
+        assert_ne!(f.action, Act::Number(0), "{f:?}");
+        let tree = s.tree();
+        let mut e = tree.head(0, 0);
+        let mut root_edges = 0;
+        while e != tree::NONE {
+            assert_ne!(tree.edge(e).action, Act::Number(0));
+            root_edges += 1;
+            e = tree.edge(e).next;
+        }
+        assert_eq!(root_edges, 2);
+        let f = Pimc::<Variant>::new(seed)
+            .search(&mut g, &budget, &stop, &mut |_| {})
+            .unwrap();
+        assert_ne!(f.action, Act::Number(0), "{f:?}");
+    }
 }
