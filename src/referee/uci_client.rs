@@ -63,16 +63,19 @@ pub fn is_error_reply(line: &str) -> bool {
     l.starts_with("No such option")
 }
 
-/// Whether the engine's `UCI_Variant` accepts `variant` (an engine without that option, or with a
-/// free-form one, is taken at its word).
-fn offers_variant(offered: &[EngineOption], variant: &str) -> bool {
-    match offered
+/// The engine's `UCI_Variant` declaration, if it makes one.
+fn variant_option(offered: &[EngineOption]) -> Option<&EngineOption> {
+    offered
         .iter()
         .find(|o| o.name.eq_ignore_ascii_case("UCI_Variant"))
-        .map(|o| &o.kind)
-    {
-        Some(OptionKind::Combo(vars)) => vars.iter().any(|x| x == variant),
-        _ => true,
+}
+
+/// The engine's `UCI_Variant` choices when they are a combo without `variant` (an engine without
+/// that option, or with a free-form one, is taken at its word).
+fn missing_variant<'a>(offered: &'a [EngineOption], variant: &str) -> Option<&'a [String]> {
+    match &variant_option(offered)?.kind {
+        OptionKind::Combo(vars) if !vars.iter().any(|x| x == variant) => Some(vars),
+        _ => None,
     }
 }
 
@@ -117,7 +120,7 @@ impl UciClient {
             });
         }
         if let Some(v) = &ctx.variant {
-            if !spec.options.is_empty() && !offers_variant(&offered, v) {
+            if !spec.options.is_empty() && missing_variant(&offered, v).is_some() {
                 // Some engines learn variants from an option (Fairy-Stockfish's VariantPath):
                 // set the options first, then read the declarations again.
                 for c in commands.drain(..) {
@@ -126,24 +129,19 @@ impl UciClient {
                 me.send("uci")?;
                 offered = me.declarations(Instant::now() + timeouts.handshake)?;
             }
-            if let Some(o) = offered
-                .iter()
-                .find(|o| o.name.eq_ignore_ascii_case("UCI_Variant"))
-            {
-                if let OptionKind::Combo(vars) = &o.kind {
-                    if !vars.iter().any(|x| x == v) {
-                        return Err(Fault::Setup(format!(
-                            "the engine does not offer variant {v:?} (its UCI_Variant takes: {}){}",
-                            vars.join(", "),
-                            if spec.options.is_empty() {
-                                "; an engine that reads variants from a file needs the option \
-                                 naming it, e.g. option.VariantPath=FILE for Fairy-Stockfish"
-                            } else {
-                                ""
-                            }
-                        )));
-                    }
-                }
+            if let Some(vars) = missing_variant(&offered, v) {
+                let hint = if spec.options.is_empty() {
+                    "; an engine that reads variants from a file needs the option naming it, \
+                     e.g. option.VariantPath=FILE for Fairy-Stockfish"
+                } else {
+                    ""
+                };
+                return Err(Fault::Setup(format!(
+                    "the engine does not offer variant {v:?} (its UCI_Variant takes: {}){hint}",
+                    vars.join(", ")
+                )));
+            }
+            if let Some(o) = variant_option(&offered) {
                 commands.push(format!("setoption name {} value {v}", o.name));
             }
         }

@@ -114,9 +114,14 @@ pub fn divide_until(pos: &mut Position, depth: u32, stop: &AtomicBool) -> Option
     let mut roots = Vec::new();
     pos.legal_moves(&mut roots);
     let mut divide = Vec::with_capacity(roots.len());
+    let mut buffers = vec![Vec::with_capacity(256); depth as usize - 1];
     for mv in roots {
         pos.make(mv);
-        let n = perft_until(pos, depth - 1, stop);
+        let n = if depth == 1 {
+            1
+        } else {
+            perft_rec(pos, depth - 1, &mut buffers, stop)
+        };
         pos.unmake();
         if stop.load(Ordering::Relaxed) {
             return None;

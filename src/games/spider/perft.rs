@@ -20,8 +20,12 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
 /// [`perft`] that gives up as soon as `stop` is set (checked at every node above the last ply,
 /// so a stop is noticed within one node's move generations); the count is then meaningless.
 fn perft_until(pos: &mut Position, depth: u32, stop: &AtomicBool) -> u64 {
-    let mut buffers: Vec<Vec<Move>> = (0..depth.max(1)).map(|_| Vec::with_capacity(256)).collect();
-    perft_inner(pos, depth, &mut buffers, stop)
+    perft_inner(pos, depth, &mut ply_buffers(depth), stop)
+}
+
+/// One move buffer per ply of a `depth`-ply count (at least one), reused by every node.
+fn ply_buffers(depth: u32) -> Vec<Vec<Move>> {
+    (0..depth.max(1)).map(|_| Vec::with_capacity(256)).collect()
 }
 
 fn perft_inner(
@@ -73,9 +77,10 @@ pub fn divide_until(pos: &mut Position, depth: u32, stop: &AtomicBool) -> Option
     }
     let moves = pos.legal_moves();
     let mut lines = Vec::with_capacity(moves.len());
+    let mut buffers = ply_buffers(depth - 1);
     for mv in moves {
         pos.make_move(mv);
-        let n = perft_until(pos, depth - 1, stop);
+        let n = perft_inner(pos, depth - 1, &mut buffers, stop);
         pos.unmake_move();
         if stop.load(Ordering::Relaxed) {
             return None;
