@@ -13,7 +13,7 @@
 
 use super::position::{Move, Position};
 use super::square::Color;
-use super::variant::{EMPTY, OFF};
+use super::variant::{cell_kind, AttackRay, EMPTY, OFF};
 use crate::search::Score;
 
 /// Most pieces an exchange removes before it is cut off (a longer one is scored as it stands).
@@ -26,66 +26,52 @@ impl Position {
         self.variant.values[kind as usize]
     }
 
-    /// The least valuable piece of `by` attacking `sq` on the board with the squares in `gone`
-    /// treated as empty: its square and kind.
-    pub(crate) fn least_attacker(&self, sq: usize, by: Color, gone: &[u16]) -> Option<(u16, u8)> {
+    /// The kind whose attack ends a least-attacker scan at once: the pawn when no piece is worth
+    /// less (the royal piece aside), else none (`u8::MAX`).
+    fn cheapest_attacker(&self) -> u8 {
         let v = &*self.variant;
-        // A pawn found attacking ends the scan when no piece is worth less.
-        let cheapest = if v.pawn as usize >= v.values.len() {
-            u8::MAX
-        } else if v
+        if v.pawn as usize >= v.values.len() {
+            return u8::MAX;
+        }
+        let pawn = v.values[v.pawn as usize];
+        let cheapest = v
             .values
             .iter()
             .enumerate()
-            .all(|(k, &x)| k as u8 == v.royal || x >= v.values[v.pawn as usize])
-        {
+            .all(|(k, &x)| k as u8 == v.royal || x >= pawn);
+        if cheapest {
             v.pawn
         } else {
             u8::MAX
-        };
-        let board = &self.board;
-        let cell = |t: usize| {
-            let c = board[t];
-            if c != EMPTY && c != OFF && gone.contains(&(t as u16)) {
-                EMPTY
-            } else {
-                c
-            }
-        };
-        let royal = v.royal;
-        // (value, square, kind); the royal piece sorts last.
-        let mut best: Option<(Score, u16, u8)> = None;
-        let mut consider = |t: usize, kind: u8| {
-            let value = if kind == royal {
-                Score::MAX
-            } else {
-                self.exchange_value(kind)
-            };
-            if best.is_none_or(|b| value < b.0) {
-                best = Some((value, t as u16, kind));
-            }
-        };
-        for ray in &v.rays[by.index()] {
+        }
+    }
+
+    /// The least valuable piece of `by` attacking `sq` on the board with the squares in `gone`
+    /// treated as empty: its square and kind.
+    pub(crate) fn least_attacker(&self, sq: usize, by: Color, gone: &[u16]) -> Option<(u16, u8)> {
+        let cell = exchange_cells(&self.board, gone);
+        let mut best = Cheapest::new(self, self.cheapest_attacker(), Score::MIN);
+        for ray in &self.variant.rays[by.index()] {
             if let Some((t, kind)) = ray.attacker(sq, by, &cell) {
-                // Nothing is cheaper than a pawn: no need to look further.
-                if kind == cheapest {
-                    return Some((t as u16, kind));
+                if best.consider(t, kind) {
+                    break;
                 }
-                consider(t, kind);
             }
         }
-        for l in &v.lame_attacks[by.index()] {
-            if let Some((p, kind)) = l.attacker(sq, by, &cell) {
-                consider(p, kind);
-            }
-        }
-        best.map(|(_, t, k)| (t, k))
+        best.lame(sq, by, &cell)
     }
 
     /// Whether the exchange sequence started by `mv` (a legal move) gains at least `threshold`
     /// centipawns for the side to move. A non-capture counts as putting the piece where the
     /// opponent may take it.
     pub fn see_ge(&self, mv: Move, threshold: Score) -> bool {
+        self.exchange_ge(mv, threshold, true)
+    }
+
+    /// [`see_ge`](Self::see_ge), following the attack rays one by one through the exchange when
+    /// `track` (else scanning every ray for every recapture: the plain algorithm, which the tests
+    /// compare it with).
+    fn exchange_ge(&self, mv: Move, threshold: Score, track: bool) -> bool {
         let v = &*self.variant;
         let (from, to) = (mv.from as usize, mv.to as usize);
         // A drop's origin is its kind and an en passant victim stands beside the target: the
@@ -112,17 +98,22 @@ impl Position {
         gone[0] = from as u16;
         let mut n = 1;
         let mut stm = self.side;
+        let stop_at = self.cheapest_attacker();
+        let mut lines = Lines::new(self, track);
         // `res` is 1 when the side that made the last capture is ahead of the threshold.
         let mut res = 1;
         loop {
             stm = stm.opposite();
-            let Some((sq, kind)) = self.least_attacker(to, stm, &gone[..n]) else {
+            // An attacker worth less than `swap + (res ^ 1)` ends the exchange (below), so the
+            // scan may stop at the first such piece.
+            let cut = swap.saturating_add(res ^ 1);
+            let Some((sq, kind)) = lines.least(self, to, stm, &gone[..n], stop_at, cut) else {
                 break;
             };
             res ^= 1;
             if kind == v.royal {
                 // The king may take only if the other side cannot take back.
-                let other = self.least_attacker(to, stm.opposite(), &gone[..n]);
+                let other = lines.least(self, to, stm.opposite(), &gone[..n], stop_at, Score::MAX);
                 return if other.is_some() { res ^ 1 } else { res } == 1;
             }
             swap = self.exchange_value(kind) - swap;
@@ -134,6 +125,7 @@ impl Position {
             }
             gone[n] = sq;
             n += 1;
+            lines.leave(self, sq, &gone[..n]);
         }
         res == 1
     }
@@ -151,6 +143,211 @@ impl Position {
             }
         }
         lo
+    }
+}
+
+/// The board as an exchange sees it: the squares in `gone` (pieces that already captured on the
+/// exchange square) are empty.
+#[inline(always)]
+fn exchange_cells<'a>(board: &'a [u8], gone: &'a [u16]) -> impl Fn(usize) -> u8 + 'a {
+    move |t: usize| {
+        let c = board[t];
+        // (A loop the compiler inlines: `contains` on a slice is an out-of-line call.)
+        if c != EMPTY && c != OFF && gone.iter().any(|&g| g as usize == t) {
+            EMPTY
+        } else {
+            c
+        }
+    }
+}
+
+/// The running choice of a least-attacker scan: the cheapest attacker seen so far (the first of
+/// equals; the royal piece last) and whether the scan may stop early: it found the pawn (which
+/// nothing undercuts) or a piece worth less than `cut` (the exchange ends with that capture,
+/// whichever piece makes it).
+struct Cheapest<'a> {
+    pos: &'a Position,
+    /// Kind that ends the scan of the rays at once (see `cheapest_attacker`).
+    stop_at: u8,
+    /// A non-royal attacker worth less than this ends the scan.
+    cut: Score,
+    best: Option<(Score, u16, u8)>,
+    done: bool,
+}
+
+impl<'a> Cheapest<'a> {
+    fn new(pos: &'a Position, stop_at: u8, cut: Score) -> Self {
+        Cheapest {
+            pos,
+            stop_at,
+            cut,
+            best: None,
+            done: false,
+        }
+    }
+
+    /// A piece of `kind` on `t` attacks the square along a ray; true when the scan may stop.
+    #[inline(always)]
+    fn consider(&mut self, t: usize, kind: u8) -> bool {
+        if kind == self.stop_at {
+            self.best = Some((Score::MIN, t as u16, kind));
+            self.done = true;
+            return true;
+        }
+        self.consider_value(t, kind)
+    }
+
+    /// Like [`consider`](Self::consider) without the pawn's early stop (lame leaps).
+    #[inline(always)]
+    fn consider_value(&mut self, t: usize, kind: u8) -> bool {
+        let value = if kind == self.pos.variant.royal {
+            Score::MAX
+        } else {
+            self.pos.exchange_value(kind)
+        };
+        if self.best.is_none_or(|b| value < b.0) {
+            self.best = Some((value, t as u16, kind));
+        }
+        self.done = value < self.cut;
+        self.done
+    }
+
+    /// Adds the lame leapers of `by` (unless the scan already stopped): the choice.
+    fn lame<F: Fn(usize) -> u8>(mut self, sq: usize, by: Color, cell: &F) -> Option<(u16, u8)> {
+        if !self.done {
+            for l in &self.pos.variant.lame_attacks[by.index()] {
+                if let Some((p, kind)) = l.attacker(sq, by, cell) {
+                    if self.consider_value(p, kind) {
+                        break;
+                    }
+                }
+            }
+        }
+        self.best.map(|(_, t, k)| (t, k))
+    }
+}
+
+/// Most attack rays per colour an exchange follows ray by ray ([`Lines`]); a variant with more
+/// scans every ray at every recapture.
+const TRACKED_RAYS: usize = 64;
+
+/// What a colour's walk along one attack ray found: the first occupied cell looking back from
+/// the exchange square (`NO_SQUARE`: none within reach), its distance in leaps, and the kind
+/// attacking from there (`NO_KIND`: none).
+#[derive(Clone, Copy)]
+struct RayHit {
+    at: u16,
+    dist: u8,
+    kind: u8,
+}
+
+const NO_SQUARE: u16 = u16::MAX;
+const NO_KIND: u8 = u8::MAX;
+const NO_HIT: RayHit = RayHit {
+    at: NO_SQUARE,
+    dist: 0,
+    kind: NO_KIND,
+};
+
+/// The attack rays of both colours towards one exchange square, each ray walked once when first
+/// needed (in ray order, so a scan that stops early resumes where it stopped). A recapture
+/// empties one square, so afterwards only the rays that square blocked are walked again, from
+/// it on, instead of every ray at every step.
+struct Lines {
+    /// Per colour: how many of its rays were walked.
+    walked: [usize; 2],
+    /// False when the variant has more than [`TRACKED_RAYS`] rays of a colour (or the caller
+    /// asked for the plain scan).
+    tracked: bool,
+    hits: [[RayHit; TRACKED_RAYS]; 2],
+}
+
+impl Lines {
+    /// Rays tracked when `track` and the variant has few enough.
+    fn new(pos: &Position, track: bool) -> Self {
+        let v = &*pos.variant;
+        Lines {
+            walked: [0; 2],
+            tracked: track && v.rays[0].len() <= TRACKED_RAYS && v.rays[1].len() <= TRACKED_RAYS,
+            hits: [[NO_HIT; TRACKED_RAYS]; 2],
+        }
+    }
+
+    /// What `ray` of `by` shows from `from`, `k − 1` leaps from the exchange square, outwards.
+    #[inline(always)]
+    fn walk<F: Fn(usize) -> u8>(
+        ray: &AttackRay,
+        by: Color,
+        from: usize,
+        k: u8,
+        cell: &F,
+    ) -> RayHit {
+        match ray.first_occupied(from, k, cell) {
+            Some((t, k, c)) => RayHit {
+                at: t as u16,
+                dist: k,
+                kind: if ray.captures(c, k, by) {
+                    cell_kind(c)
+                } else {
+                    NO_KIND
+                },
+            },
+            None => NO_HIT,
+        }
+    }
+
+    /// The least valuable attacker of `by` on `to`, as [`Position::least_attacker`] finds it,
+    /// except that the scan may stop at any attacker worth less than `cut` (the caller's exchange
+    /// ends with that capture whichever piece makes it).
+    fn least(
+        &mut self,
+        pos: &Position,
+        to: usize,
+        by: Color,
+        gone: &[u16],
+        stop_at: u8,
+        cut: Score,
+    ) -> Option<(u16, u8)> {
+        if !self.tracked {
+            return pos.least_attacker(to, by, gone);
+        }
+        let rays = &pos.variant.rays[by.index()];
+        let cell = exchange_cells(&pos.board, gone);
+        let c = by.index();
+        let mut best = Cheapest::new(pos, stop_at, cut);
+        for (i, ray) in rays.iter().enumerate() {
+            if i == self.walked[c] {
+                self.hits[c][i] = Self::walk(ray, by, to, 1, &cell);
+                self.walked[c] += 1;
+            }
+            let hit = self.hits[c][i];
+            if hit.kind != NO_KIND && best.consider(hit.at as usize, hit.kind) {
+                break;
+            }
+        }
+        best.lame(to, by, &cell)
+    }
+
+    /// The piece on `sq` went to the exchange square (`gone` includes `sq` now): the rays it
+    /// blocked see past it.
+    fn leave(&mut self, pos: &Position, sq: u16, gone: &[u16]) {
+        if !self.tracked {
+            return;
+        }
+        let cell = exchange_cells(&pos.board, gone);
+        for by in [Color::White, Color::Black] {
+            let c = by.index();
+            for (i, ray) in pos.variant.rays[c][..self.walked[c]].iter().enumerate() {
+                let hit = self.hits[c][i];
+                if hit.at == sq {
+                    self.hits[c][i] = if hit.dist >= ray.max {
+                        NO_HIT
+                    } else {
+                        Self::walk(ray, by, sq as usize, hit.dist + 1, &cell)
+                    };
+                }
+            }
+        }
     }
 }
 
@@ -300,6 +497,64 @@ mod tests {
             }
         }
         assert!(checked > 100, "only {checked} exchanges checked");
+    }
+
+    #[test]
+    fn tracked_rays_agree_with_the_plain_scan() {
+        // The exchange that follows the rays one by one (and stops a scan at a piece that ends
+        // the exchange) decides like the plain one that scans every ray for every recapture:
+        // every legal move, captures and quiet moves, at several thresholds, along random games
+        // of Spider-Chess (riders, nightriders, lame leapers) and chess.
+        use rand::{Rng, SeedableRng};
+        use rand_chacha::ChaCha8Rng;
+        let chess = Arc::new(
+            Variant::from_definition(include_str!("../../../tests/data/variants/chess.txt"))
+                .expect("chess loads"),
+        );
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut checked = 0;
+        let mut differ_from_zero = 0;
+        for v in [Variant::spider_chess(), chess] {
+            for _ in 0..4 {
+                let mut pos = Position::startpos(&v);
+                for _ in 0..100 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() || pos.outcome().is_some() {
+                        break;
+                    }
+                    for &m in moves.iter().step_by(3) {
+                        for t in [-500, -120, -1, 0, 1, 120, 500] {
+                            let tracked = pos.exchange_ge(m, t, true);
+                            assert_eq!(
+                                tracked,
+                                pos.exchange_ge(m, t, false),
+                                "{} at {t} in {}",
+                                pos.move_text(m),
+                                pos.to_fen()
+                            );
+                            checked += 1;
+                            differ_from_zero += (tracked != pos.exchange_ge(m, 0, false)) as u32;
+                        }
+                    }
+                    let captures: Vec<Move> = moves
+                        .iter()
+                        .copied()
+                        .filter(|&m| pos.is_capture(m))
+                        .collect();
+                    let mv = if !captures.is_empty() && rng.gen_bool(0.6) {
+                        captures[rng.gen_range(0..captures.len())]
+                    } else {
+                        moves[rng.gen_range(0..moves.len())]
+                    };
+                    pos.make_move(mv);
+                }
+            }
+        }
+        assert!(checked > 10_000, "only {checked} exchanges checked");
+        assert!(
+            differ_from_zero > 1_000,
+            "thresholds hardly matter: {differ_from_zero}"
+        );
     }
 
     /// Value of the exchange `first` starts, by playing captures on its square with the generator:

@@ -129,21 +129,41 @@ impl AttackRay {
         by: Color,
         cell: &F,
     ) -> Option<(usize, u8)> {
-        let mut t = sq as isize;
-        let mut k = 1u8;
+        let (t, k, c) = self.first_occupied(sq, 1, cell)?;
+        self.captures(c, k, by).then(|| (t, cell_kind(c)))
+    }
+
+    /// The first cell `cell` shows occupied (by a piece or off the board) looking back along
+    /// this ray from `from`, which is `k − 1` leaps from the ray's target (`k` = 1: `from` is the
+    /// target): its square, its distance in leaps from the target and its contents; `None` when
+    /// every cell within [`max`](Self::max) leaps is empty. Resuming the walk beyond a piece that
+    /// left (a static exchange) continues from that piece's square.
+    #[inline(always)]
+    pub fn first_occupied<F: Fn(usize) -> u8>(
+        &self,
+        from: usize,
+        mut k: u8,
+        cell: &F,
+    ) -> Option<(usize, u8, u8)> {
+        let mut t = from as isize;
         loop {
             t -= self.delta;
             let c = cell(t as usize);
-            if c == EMPTY {
-                if k >= self.max {
-                    return None;
-                }
-                k += 1;
-                continue;
+            if c != EMPTY {
+                return Some((t as usize, k, c));
             }
-            let attacks = c != OFF && cell_color(c) == by && self.range[cell_kind(c) as usize] >= k;
-            return attacks.then(|| (t as usize, cell_kind(c)));
+            if k >= self.max {
+                return None;
+            }
+            k += 1;
         }
+    }
+
+    /// Whether the cell contents `c`, `k` leaps back along this ray, is a piece of `by` that
+    /// captures that far along it.
+    #[inline(always)]
+    pub fn captures(&self, c: u8, k: u8, by: Color) -> bool {
+        c != OFF && cell_color(c) == by && self.range[cell_kind(c) as usize] >= k
     }
 }
 

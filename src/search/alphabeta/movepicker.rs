@@ -51,6 +51,9 @@ pub struct MovePicker<M> {
     /// Whether to split captures by static exchange (the game has a real one).
     split: bool,
     skip_quiets: bool,
+    /// Quiescence: noisy moves whose victim is worth more than 0 and at most this are skipped
+    /// before their exchange is evaluated (delta pruning; see [`set_futile_victim`](Self::set_futile_victim)).
+    futile_victim: Score,
     noisy: Vec<M>,
     noisy_scores: Vec<i32>,
     bad: Vec<M>,
@@ -74,6 +77,7 @@ impl<M> Default for MovePicker<M> {
             prev: [None; 2],
             split: false,
             skip_quiets: false,
+            futile_victim: Score::MIN,
             noisy: Vec::new(),
             noisy_scores: Vec::new(),
             bad: Vec::new(),
@@ -188,8 +192,16 @@ impl<M: Copy + Eq> MovePicker<M> {
         self.prev = [None; 2];
         self.split = true;
         self.skip_quiets = true;
+        self.futile_victim = Score::MIN;
         self.bad.clear();
         self.bad_next = 0;
+    }
+
+    /// Quiescence: from now on skip the noisy moves whose victim is worth more than 0 and at
+    /// most `limit` (those that cannot lift the score to alpha), before the exchange evaluation
+    /// the picker would otherwise spend on them.
+    pub fn set_futile_victim(&mut self, limit: Score) {
+        self.futile_victim = limit;
     }
 
     /// From now on no quiet move is yielded (and none generated if the quiet stage has not begun).
@@ -218,8 +230,8 @@ impl<M: Copy + Eq> MovePicker<M> {
         self.next = 0;
     }
 
-    /// The next noisy move of the good-capture stage, moving the losing ones aside (or dropping
-    /// them in quiescence).
+    /// The next noisy move of the good-capture stage, moving the losing ones aside (or, in
+    /// quiescence, dropping them and the futile ones).
     fn next_good_noisy<G: TwoSided<Move = M>>(&mut self, pos: &G, keep_bad: bool) -> Option<M> {
         while self.next < self.noisy.len() {
             let best = best_from(&self.noisy_scores, self.next);
@@ -229,6 +241,12 @@ impl<M: Copy + Eq> MovePicker<M> {
             self.next += 1;
             if Some(mv) == self.tt_move {
                 continue;
+            }
+            if !keep_bad {
+                let victim = pos.victim_value(mv);
+                if victim > 0 && victim <= self.futile_victim {
+                    continue;
+                }
             }
             if self.split && pos.exact_see() && !pos.see_ge(mv, 0) {
                 if keep_bad {
@@ -362,6 +380,13 @@ impl<M: Copy + Eq> MovePicker<M> {
     /// killer, or a losing capture (candidates for reductions and pruning).
     pub fn is_late_score(score: Score) -> bool {
         score < KILLER
+    }
+
+    /// Whether an ordering score is that of a noisy move of the good-capture stage of a staged
+    /// node: one that does not lose material by the game's exact exchange evaluation (when the
+    /// picker splits captures by it).
+    pub fn is_good_noisy_score(score: Score) -> bool {
+        score == NOISY
     }
 
     /// Whether an ordering score is that of a killer move.

@@ -748,6 +748,9 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                     && Some(mv) != tt_move
                     && split
                     && depth <= SEE_PRUNE_DEPTH
+                    // A good capture passed the picker's exchange test at 0, so it passes this
+                    // lower threshold too: no second evaluation.
+                    && !MovePicker::<M>::is_good_noisy_score(order)
                     && !pos.see_ge(mv, SEE_NOISY_MARGIN * depth)
                 {
                     pruned = true;
@@ -1051,18 +1054,22 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
         }
         let stand_pat = best;
         let mut best_move = None;
-        while let Some((mv, _)) = picker.next(pos, &self.t.heuristics) {
-            // Delta pruning: a capture that cannot lift the score near alpha is not tried.
+        loop {
+            // Delta pruning: a capture that cannot lift the score near alpha is not tried (the
+            // picker skips it before evaluating its exchange).
+            if !in_check {
+                picker.set_futile_victim(
+                    alpha.saturating_sub(stand_pat.saturating_add(DELTA_MARGIN)),
+                );
+            }
+            let Some((mv, _)) = picker.next(pos, &self.t.heuristics) else {
+                break;
+            };
             // Captures that lose material by static exchange are not tried either (the picker
             // drops them itself when the game's exchange evaluation is exact).
-            if !in_check {
-                let victim = pos.victim_value(mv);
-                if (victim > 0 && stand_pat + victim + DELTA_MARGIN <= alpha)
-                    || (!exact && !pos.see_ge(mv, 0))
-                {
-                    self.stats.bump(Counter::QsPruned);
-                    continue;
-                }
+            if !in_check && !exact && !pos.see_ge(mv, 0) {
+                self.stats.bump(Counter::QsPruned);
+                continue;
             }
             pos.make(mv);
             let score = -self.qsearch(pos, ply + 1, -beta, -alpha, qply + 1);
