@@ -450,6 +450,22 @@ mod tests {
     }
 
     #[test]
+    fn quiescence_skips_futile_victims() {
+        let pos = Wander::new(1);
+        let h = Heuristics::default();
+        let mut q = MovePicker::default();
+        // Victims worth more than 0 and at most the limit are skipped (move 0 takes 100, 1 101).
+        q.quiescence(0);
+        q.set_futile_victim(100);
+        assert_eq!(drain(&mut q, &pos, &h), [1]);
+        q.quiescence(0);
+        q.set_futile_victim(101);
+        assert_eq!(drain(&mut q, &pos, &h), Vec::<u8>::new());
+        q.quiescence(0);
+        assert_eq!(drain(&mut q, &pos, &h), [1, 0], "no limit: every capture");
+    }
+
+    #[test]
     fn no_captures_left_means_quiet_moves_only() {
         let mut pos = Wander::new(2);
         pos.captures_left = 0;
