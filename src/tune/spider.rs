@@ -204,15 +204,17 @@ pub fn run(variants: &[Arc<Variant>], cmd: &TuneCommand) -> Result<String, Strin
         opts.free[i] = false;
     }
     let kinds = variant.pieces().len();
-    for k in 0..kinds {
-        if variant.weights().values[k] == 0 {
-            opts.free[k] = false; // the royal piece
-        } else {
-            opts.lower[k] = 1;
-        }
-    }
     for l in &mut opts.lower[kinds..] {
         *l = 0;
+    }
+    for (i, free) in opts.free.iter_mut().enumerate() {
+        // The royal piece's value and the pawn's and royal piece's mobility stay 0.
+        *free &= EvalWeights::tunable(&variant, i);
+    }
+    for k in 0..kinds {
+        if opts.free[k] {
+            opts.lower[k] = 1;
+        }
     }
     opts.prior = cmd.prior;
     let k = fit_k(&data, &start);

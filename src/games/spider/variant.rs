@@ -294,6 +294,8 @@ pub struct Variant {
     /// `square` lies as seen from `king` (within the ray's reach); empty when there are more than
     /// 64 rays. Lets make find the only lines a move can open or close towards the enemy king.
     pub(crate) ray_lines: [Vec<u64>; 2],
+    /// The evaluation's tables of its board-dependent terms (mobility, threats, passed pawns).
+    pub(crate) activity: super::eval::ActivityTables,
     /// Mailbox (x, y) of every cell, border included (king distances in the evaluation).
     pub(crate) xy: Vec<(i16, i16)>,
 }
@@ -357,6 +359,13 @@ impl Variant {
                 self.def.pieces.len()
             ));
         }
+        if w.mobility.len() != self.def.pieces.len() {
+            return Err(format!(
+                "{} mobility weights for {} piece kinds",
+                w.mobility.len(),
+                self.def.pieces.len()
+            ));
+        }
         for (k, &x) in w.values.iter().enumerate() {
             let letter = self.def.pieces[k].letter;
             if k as u8 == self.royal && x != 0 {
@@ -372,6 +381,7 @@ impl Variant {
         self.values = w.values.clone();
         self.weights = w;
         self.pst = super::eval::piece_square_tables(&self);
+        self.activity = super::eval::ActivityTables::new(&self);
         Ok(self)
     }
 
@@ -824,10 +834,11 @@ impl Variant {
             royal,
             pawn: def_pawn,
             values: Vec::new(),
-            weights: super::eval::EvalWeights::estimate(&[]),
+            weights: super::eval::EvalWeights::default(),
             reach: [Vec::new(), Vec::new()],
             advance,
             pst: [Vec::new(), Vec::new()],
+            activity: Default::default(),
             ray_lines,
             xy: (0..size)
                 .map(|i| ((i % stride) as i16, (i / stride) as i16))
@@ -838,10 +849,11 @@ impl Variant {
         v.drop_ok = [v.drop_squares(0), v.drop_squares(1)];
         v.partner_kind = [v.start_partners(0), v.start_partners(1)];
         v.pieces = super::eval::piece_infos(&v);
-        v.weights = super::eval::EvalWeights::estimate(&v.pieces);
+        v.weights = super::eval::EvalWeights::estimate(&v);
         v.values = v.weights.values.clone();
         v.reach = super::eval::reach_tables(&v);
         v.pst = super::eval::piece_square_tables(&v);
+        v.activity = super::eval::ActivityTables::new(&v);
         Ok(v)
     }
 

@@ -16,10 +16,17 @@
 //! - **King safety**: a bonus per own piece next to the king, a penalty per enemy non-pawn piece
 //!   within `KING_ZONE` squares (king distance) of it.
 //! - **Tempo**: a small bonus for the side to move.
+//! - **Board-dependent terms** ([`activity`]): mobility per piece kind, threats by cheaper
+//!   pieces, hanging pieces and passed pawns, recounted at each evaluation from the compiled move
+//!   rules; skipped when all their weights are 0 (Spider-Chess: they triple its time per node).
 //!
 //! Material, reach and advancement depend on one piece and its square only: they are looked up in
 //! piece-square tables ([`piece_square_tables`]) whose per-side sums the position keeps up to date
 //! in make/unmake, so a leaf evaluation costs only the two king-zone scans.
+
+mod activity;
+
+pub(crate) use activity::ActivityTables;
 
 use super::position::Position;
 use super::square::Color;
@@ -38,10 +45,15 @@ const KING_SHIELD: i32 = 8;
 const KING_ZONE: isize = 3;
 const KING_ATTACKER: i32 = 12;
 const TEMPO: i32 = 10;
+/// Mobility weight of a kind: this over the square root of its empty-board mobility.
+const MOBILITY_SCALE: f64 = 20.0;
+const PASSED: i32 = 6;
+const THREAT: i32 = 25;
+const HANGING: i32 = 20;
 
 /// The evaluation's weights, in centipawns: what `spider-chess tune` fits to game results. The
 /// evaluation is linear in them: [`Position::eval_features`] gives each weight's multiplier.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EvalWeights {
     /// Material value per piece kind, in the definition's order (the royal piece's is 0).
     pub values: Vec<i32>,
@@ -56,15 +68,40 @@ pub struct EvalWeights {
     pub king_attacker: i32,
     /// For the side to move.
     pub tempo: i32,
+    /// Per passed-pawn unit (`36 p² / span²`, see [`activity::passed_units`]).
+    pub passed: i32,
+    /// Per own non-royal piece attacked by a cheaper enemy piece (a penalty).
+    pub threat: i32,
+    /// Per own non-royal piece attacked and not defended (a penalty).
+    pub hanging: i32,
+    /// Per kind: per safe square a piece reaches beyond its kind's expected number (0 for the
+    /// pawn and the royal piece, which have no mobility term).
+    pub mobility: Vec<i32>,
+}
+
+/// Whether piece `kind` of `v` has a mobility term (neither pawn nor royal).
+fn has_mobility_term(v: &Variant, kind: usize) -> bool {
+    kind as u8 != v.pawn && kind as u8 != v.royal
 }
 
 /// Names of the weights after the piece values, in the order of [`EvalWeights::to_vector`].
-const TERM_NAMES: [&str; 5] = ["reach", "advance", "king-shield", "king-attacker", "tempo"];
+const TERM_NAMES: [&str; 8] = [
+    "reach",
+    "advance",
+    "king-shield",
+    "king-attacker",
+    "tempo",
+    "passed",
+    "threat",
+    "hanging",
+];
 
 impl EvalWeights {
     /// The weights a variant gets when it loads: piece values from the pieces' mobility on the
-    /// empty board, the other terms at their hand-set defaults.
-    pub fn estimate(pieces: &[super::variant::PieceInfo]) -> EvalWeights {
+    /// empty board, mobility weights falling with it (`MOBILITY_SCALE / sqrt(mobility)`), the
+    /// other terms at their hand-set defaults.
+    pub fn estimate(v: &Variant) -> EvalWeights {
+        let pieces = v.pieces();
         EvalWeights {
             values: pieces.iter().map(|p| p.value).collect(),
             reach: REACH_WEIGHT,
@@ -72,11 +109,25 @@ impl EvalWeights {
             king_shield: KING_SHIELD,
             king_attacker: KING_ATTACKER,
             tempo: TEMPO,
+            passed: PASSED,
+            threat: THREAT,
+            hanging: HANGING,
+            mobility: pieces
+                .iter()
+                .enumerate()
+                .map(|(k, p)| {
+                    if has_mobility_term(v, k) {
+                        (MOBILITY_SCALE / p.mobility.max(1.0).sqrt()).round() as i32
+                    } else {
+                        0
+                    }
+                })
+                .collect(),
         }
     }
 
     /// The weights as one vector: the piece values, then reach, advance, king shield, king
-    /// attacker and tempo.
+    /// attacker, tempo, passed, threat, hanging, then the mobility weight per kind.
     pub fn to_vector(&self) -> Vec<i32> {
         let mut out = self.values.clone();
         out.extend([
@@ -85,17 +136,21 @@ impl EvalWeights {
             self.king_shield,
             self.king_attacker,
             self.tempo,
+            self.passed,
+            self.threat,
+            self.hanging,
         ]);
+        out.extend(&self.mobility);
         out
     }
 
     /// The weights from a vector in the order of [`to_vector`](Self::to_vector), for `kinds`
-    /// piece kinds; `None` when its length is not `kinds + 5`.
+    /// piece kinds; `None` when its length is not `2 * kinds + 8`.
     pub fn from_vector(kinds: usize, w: &[i32]) -> Option<EvalWeights> {
-        if w.len() != kinds + TERM_NAMES.len() {
+        if w.len() != 2 * kinds + TERM_NAMES.len() {
             return None;
         }
-        let t = &w[kinds..];
+        let t = &w[kinds..kinds + TERM_NAMES.len()];
         Some(EvalWeights {
             values: w[..kinds].to_vec(),
             reach: t[0],
@@ -103,11 +158,15 @@ impl EvalWeights {
             king_shield: t[2],
             king_attacker: t[3],
             tempo: t[4],
+            passed: t[5],
+            threat: t[6],
+            hanging: t[7],
+            mobility: w[kinds + TERM_NAMES.len()..].to_vec(),
         })
     }
 
     /// The name of every weight of [`to_vector`](Self::to_vector): `value X` for the piece of
-    /// letter X, then the terms' names.
+    /// letter X, then the terms' names, then `mobility X` per piece.
     pub fn names(v: &Variant) -> Vec<String> {
         let mut out: Vec<String> = v
             .pieces()
@@ -115,7 +174,19 @@ impl EvalWeights {
             .map(|p| format!("value {}", p.letter))
             .collect();
         out.extend(TERM_NAMES.iter().map(|s| s.to_string()));
+        out.extend(v.pieces().iter().map(|p| format!("mobility {}", p.letter)));
         out
+    }
+
+    /// Whether weight `i` of [`to_vector`](Self::to_vector) may change for `v`: not the royal
+    /// piece's value, nor the mobility weight of the pawn or the royal piece (no such term).
+    pub fn tunable(v: &Variant, i: usize) -> bool {
+        let kinds = v.pieces().len();
+        if i < kinds {
+            return i as u8 != v.royal;
+        }
+        let base = kinds + TERM_NAMES.len();
+        i < base || has_mobility_term(v, i - base)
     }
 
     /// Reads weights written as `NAME VALUE` lines (the names of [`names`](Self::names), `#`
@@ -217,7 +288,7 @@ fn start_density(v: &Variant) -> f64 {
 
 /// Spider-Chess's weights: tuned by `spider-chess tune --prior 0.001` on 322 self-play games
 /// (docs/strength.md, "Evaluation tuning").
-const SPIDER_CHESS_WEIGHTS: &str = include_str!("spider-chess.weights");
+const SPIDER_CHESS_WEIGHTS: &str = include_str!("../spider-chess.weights");
 
 /// The weights Spider-Chess plays with ([`SPIDER_CHESS_WEIGHTS`] read over `v`'s own).
 pub(crate) fn spider_chess_weights(v: &Variant) -> EvalWeights {
@@ -342,9 +413,13 @@ pub(crate) fn piece_square_tables(v: &Variant) -> [Vec<i32>; 2] {
 
 impl Position {
     /// Static evaluation in centipawns from the side to move's point of view: the incrementally
-    /// kept piece-square sums, king safety and tempo.
+    /// kept piece-square sums, king safety, the board-dependent terms (when their weights are
+    /// not all 0) and tempo. Allocation-free.
     pub fn evaluate(&self) -> Score {
-        let s = self.psq[0] - self.psq[1] + self.king_safety();
+        let mut s = self.psq[0] - self.psq[1] + self.king_safety();
+        if self.variant.activity.on {
+            s += self.activity().score(&self.variant.weights);
+        }
         self.variant.weights.tempo
             + match self.side {
                 Color::White => s,
@@ -367,11 +442,12 @@ impl Position {
     /// [`EvalWeights::to_vector`]), from White's point of view: White's evaluation is the dot
     /// product of these features and the weights. Per piece kind the material balance (hand
     /// pieces included where they are dropped), then the reach and advancement balances, the
-    /// king-zone balances and +1 / -1 for White / Black to move. For the tuner, not the search.
+    /// king-zone balances, +1 / -1 for White / Black to move, the passed-pawn, threat and
+    /// hanging balances and the mobility balance per kind. For the tuner, not the search.
     pub fn eval_features(&self) -> Vec<i32> {
         let v = &*self.variant;
         let kinds = v.pieces().len();
-        let mut f = vec![0; kinds + TERM_NAMES.len()];
+        let mut f = vec![0; 2 * kinds + TERM_NAMES.len()];
         for c in 0..2 {
             let sign = if c == 0 { 1 } else { -1 };
             for &sq in &self.list[c] {
@@ -399,6 +475,14 @@ impl Position {
             Color::White => 1,
             Color::Black => -1,
         };
+        let a = self.activity();
+        f[kinds + 5] = a.passed[0] - a.passed[1];
+        f[kinds + 6] = -((a.threat[0] - a.threat[1]) as i32);
+        f[kinds + 7] = -((a.hanging[0] - a.hanging[1]) as i32);
+        let base = kinds + TERM_NAMES.len();
+        for k in 0..kinds {
+            f[base + k] = (a.mobility[0][k] - a.mobility[1][k]) as i32;
+        }
         f
     }
 
@@ -483,7 +567,8 @@ impl Position {
         }
     }
 
-    /// The piece-square sums recomputed from the board (a cross-check for tests).
+    /// The piece-square sums recomputed from the board and, where they are dropped, the hands (a
+    /// cross-check for tests).
     #[cfg(test)]
     pub(crate) fn psq_from_scratch(&self) -> [i32; 2] {
         let v = &*self.variant;
@@ -492,6 +577,11 @@ impl Position {
             for &sq in &self.list[c] {
                 let kind = cell_kind(self.board[sq as usize]) as usize;
                 *sum += v.pst[c][kind * v.size + sq as usize];
+            }
+            if v.drops {
+                for (k, &n) in self.hand[c][..v.pieces().len()].iter().enumerate() {
+                    *sum += n as i32 * v.values[k];
+                }
             }
         }
         sums
@@ -556,6 +646,42 @@ mod tests {
     }
 
     #[test]
+    fn evaluation_is_restored_by_unmake_in_loaded_variants() {
+        // Chess (castling, en passant), Capablanca and crazyhouse (drops) take the general
+        // make/unmake path and evaluate with the board-dependent terms on.
+        for file in ["chess", "capablanca", "crazyhouse", "grand"] {
+            let path = format!(
+                "{}/tests/data/variants/{file}.txt",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let text = std::fs::read_to_string(path).unwrap();
+            let variant = std::sync::Arc::new(Variant::from_definition(&text).unwrap());
+            assert!(variant.activity.on, "{file}: the terms are on by default");
+            let mut rng = ChaCha8Rng::seed_from_u64(11);
+            let mut moves = Vec::new();
+            for _ in 0..3 {
+                let mut pos = Position::startpos(&variant);
+                let mut trail = Vec::new();
+                for _ in 0..100 {
+                    pos.legal_moves_into(&mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    trail.push((pos.evaluate(), pos.eval_features()));
+                    pos.make_move(moves[rng.gen_range(0..moves.len())]);
+                    assert_eq!(pos.psq, pos.psq_from_scratch(), "{file}");
+                }
+                while let Some((eval, features)) = trail.pop() {
+                    pos.unmake_move();
+                    assert_eq!(pos.evaluate(), eval, "{file}: {}", pos.to_fen());
+                    assert_eq!(pos.eval_features(), features, "{file}");
+                    assert_eq!(pos.psq, pos.psq_from_scratch(), "{file}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn a_captured_piece_costs_its_value() {
         let variant = Variant::spider_chess();
         let base = Position::startpos(&variant);
@@ -608,6 +734,10 @@ mod tests {
             king_shield: 11,
             king_attacker: 13,
             tempo: 17,
+            passed: 19,
+            threat: 23,
+            hanging: 29,
+            mobility: (0..house.pieces().len() as i32).map(|k| 2 + k).collect(),
         };
         let reweighted = std::sync::Arc::new(
             Variant::from_definition(&chess)
@@ -617,17 +747,21 @@ mod tests {
         );
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let mut moves = Vec::new();
-        let mut nonzero = [false; 3];
+        let mut nonzero = [false; 7];
         for variant in [Variant::spider_chess(), house, reweighted] {
             for _ in 0..3 {
                 let mut pos = Position::startpos(&variant);
                 for _ in 0..80 {
                     assert_eq!(linear_eval(&pos), white_eval(&pos), "{}", pos.to_fen());
                     let f = pos.eval_features();
-                    let n = f.len();
-                    nonzero[0] |= f[n - 5] != 0;
-                    nonzero[1] |= f[n - 3] != 0;
+                    let t = pos.variant.pieces().len();
+                    nonzero[0] |= f[t] != 0;
+                    nonzero[1] |= f[t + 2] != 0;
                     nonzero[2] |= pos.hand[0].iter().any(|&h| h > 0);
+                    nonzero[3] |= f[t + 5] != 0;
+                    nonzero[4] |= f[t + 6] != 0;
+                    nonzero[5] |= f[t + 7] != 0;
+                    nonzero[6] |= f[t + 8..].iter().any(|&m| m != 0);
                     pos.legal_moves_into(&mut moves);
                     if moves.is_empty() {
                         break;
@@ -637,8 +771,8 @@ mod tests {
             }
         }
         assert_eq!(
-            nonzero, [true; 3],
-            "reach, shield and hand features were exercised"
+            nonzero, [true; 7],
+            "reach, shield, hand, passed, threat, hanging and mobility features were exercised"
         );
     }
 

@@ -1,0 +1,393 @@
+//! The evaluation's board-dependent terms, computed from scratch at each evaluation from the
+//! variant's compiled move rules (so every loaded variant gets them) on fixed-size stack bit sets
+//! (no allocation):
+//!
+//! - **Mobility** per piece kind: the squares a non-pawn, non-royal piece reaches with its plain
+//!   rules (riders along their rays; an empty square where the rule moves, an enemy piece where
+//!   it captures), not counting squares an enemy pawn attacks; minus the kind's expected mobility
+//!   at the start's density, so that the term does not shift the material values.
+//! - **Threats**: a non-royal piece attacked by an enemy piece worth less (a pawn included).
+//! - **Hanging**: a non-royal piece attacked by the enemy and defended by none of its own.
+//! - **Passed pawns**: a pawn with no enemy pawn ahead of it on its own or a neighbouring file,
+//!   scaled by how far it has come towards the promotion zone ([`passed_units`]).
+//!
+//! Special rules (hoppers, `i`, en passant) do not count; squares reached by two rules of one piece
+//! count twice.
+
+use super::super::position::Position;
+use super::super::variant::{cell_color, cell_kind, Variant, EMPTY, MAX_KINDS, OFF};
+use super::EvalWeights;
+
+/// A set of mailbox cells on the stack, in `W` 64-bit words (a power of two: the index is
+/// masked, so the compiler drops the bounds checks).
+#[derive(Clone, Copy)]
+struct Cells<const W: usize>([u64; W]);
+
+impl<const W: usize> Cells<W> {
+    #[inline(always)]
+    fn set(&mut self, i: usize) {
+        self.0[(i >> 6) & (W - 1)] |= 1 << (i & 63);
+    }
+
+    #[inline(always)]
+    fn has(&self, i: usize) -> bool {
+        self.0[(i >> 6) & (W - 1)] >> (i & 63) & 1 != 0
+    }
+}
+
+/// Per side: the board-dependent terms' tallies (the features before the White-minus-Black
+/// difference).
+#[derive(Clone, Copy)]
+pub(crate) struct Activity {
+    /// Per side and kind: safe squares reached minus the kind's expected mobility, summed over
+    /// its pieces.
+    pub mobility: [[i16; MAX_KINDS]; 2],
+    /// Per side: passed-pawn units ([`passed_units`]) of its passed pawns.
+    pub passed: [i32; 2],
+    /// Per side: its pieces attacked by a cheaper enemy piece.
+    pub threat: [i16; 2],
+    /// Per side: its pieces attacked and not defended.
+    pub hanging: [i16; 2],
+}
+
+/// The variant's constant tables of these terms.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ActivityTables {
+    /// Per kind: the expected mobility at the start's density, rounded (0 for pawn and royal).
+    pub center: Vec<i16>,
+    /// Per colour and square: a pawn's passed-pawn units there.
+    pub passed: [Vec<u8>; 2],
+    /// Whether any weight of these terms is nonzero (else the search skips them).
+    pub on: bool,
+}
+
+/// Passed-pawn units of a pawn `p` ranks beyond the least advanced start rank of its side's pawns,
+/// where the promotion zone begins `span` ranks beyond it: `36 p² / span²`, at most 36 (chess:
+/// 1, 4, 9, 16, 25 from the third to the seventh rank).
+pub(crate) fn passed_units(v: &Variant) -> [Vec<u8>; 2] {
+    let mut out = [vec![0; v.size], vec![0; v.size]];
+    if v.pawn == super::super::variant::NO_PAWN {
+        return out;
+    }
+    let def = v.definition();
+    let pawn = &def.pieces[v.pawn as usize];
+    let ranks = def.ranks as i32;
+    let zone = def.promo_zone as i32;
+    for (c, table) in out.iter_mut().enumerate() {
+        let starts = if c == 0 { &pawn.white } else { &pawn.black };
+        let advance = |y: i32| if c == 0 { y } else { ranks - 1 - y };
+        let Some(start) = starts.iter().map(|&(_, y)| advance(y as i32)).min() else {
+            continue;
+        };
+        let span = ranks - zone - start;
+        if span <= 0 {
+            continue;
+        }
+        for &sq in &v.playable {
+            let p = (v.advance[c][sq as usize] as i32 - start).clamp(0, span);
+            table[sq as usize] = ((36 * p * p + span * span / 2) / (span * span)) as u8;
+        }
+    }
+    out
+}
+
+impl ActivityTables {
+    /// The tables of `v` (its weights decide [`on`](Self::on)).
+    pub(crate) fn new(v: &Variant) -> ActivityTables {
+        let density = super::start_density(v);
+        let center = (0..v.definition().pieces.len())
+            .map(|k| {
+                if k as u8 == v.pawn || k as u8 == v.royal {
+                    0
+                } else {
+                    super::expected_mobility(v, k, density).round() as i16
+                }
+            })
+            .collect();
+        let w = &v.weights;
+        ActivityTables {
+            center,
+            passed: passed_units(v),
+            on: w.passed != 0
+                || w.threat != 0
+                || w.hanging != 0
+                || w.mobility.iter().any(|&m| m != 0),
+        }
+    }
+}
+
+impl Activity {
+    /// White's score of these terms under weights `w`.
+    #[inline]
+    pub(crate) fn score(&self, w: &EvalWeights) -> i32 {
+        let mut s = 0;
+        for (k, &m) in w.mobility.iter().enumerate() {
+            s += m * (self.mobility[0][k] - self.mobility[1][k]) as i32;
+        }
+        s + w.passed * (self.passed[0] - self.passed[1])
+            - w.threat * (self.threat[0] - self.threat[1]) as i32
+            - w.hanging * (self.hanging[0] - self.hanging[1]) as i32
+    }
+}
+
+impl Position {
+    /// Tallies the board-dependent terms (see the module) on the current board.
+    pub(crate) fn activity(&self) -> Activity {
+        // The smallest bit sets that hold the mailbox (at most 38 × 38 = 1444 cells).
+        match self.variant.size {
+            0..=256 => self.activity_in::<4>(),
+            257..=512 => self.activity_in::<8>(),
+            513..=1024 => self.activity_in::<16>(),
+            _ => self.activity_in::<32>(),
+        }
+    }
+
+    /// [`activity`](Self::activity) with bit sets of `W` words.
+    fn activity_in<const W: usize>(&self) -> Activity {
+        let v = &*self.variant;
+        let board = &self.board[..];
+        let mut out = Activity {
+            mobility: [[0; MAX_KINDS]; 2],
+            passed: [0; 2],
+            threat: [0; 2],
+            hanging: [0; 2],
+        };
+        let empty = Cells::<W>([0; W]);
+        let mut pawn_attacks = [empty; 2];
+        let mut attacks = [empty; 2];
+        let mut weak = [empty; 2];
+        let pawn = v.pawn;
+        // Pawns first: their attacks decide the other pieces' safe squares.
+        for c in 0..2 {
+            for &sq in &self.list[c] {
+                if cell_kind(board[sq as usize]) != pawn {
+                    continue;
+                }
+                for st in &v.steps[c][pawn as usize] {
+                    if !st.can_capture {
+                        continue;
+                    }
+                    let from = sq as isize;
+                    if st.lame_len > 0
+                        && !(0..st.lame_len as usize)
+                            .all(|i| board[(from + st.lame[i]) as usize] == EMPTY)
+                    {
+                        continue;
+                    }
+                    let range = if st.lame_len > 0 { 1 } else { st.range };
+                    let mut t = from;
+                    for _ in 0..range {
+                        t += st.delta;
+                        let tc = board[t as usize];
+                        if tc == OFF {
+                            break;
+                        }
+                        pawn_attacks[c].set(t as usize);
+                        if tc == EMPTY {
+                            continue;
+                        }
+                        if cell_color(tc).index() != c {
+                            let vk = cell_kind(tc);
+                            if vk != v.royal && v.values[pawn as usize] < v.values[vk as usize] {
+                                weak[1 - c].set(t as usize);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            attacks[c] = pawn_attacks[c];
+        }
+        let center = &v.activity.center;
+        for c in 0..2 {
+            let theirs = pawn_attacks[1 - c];
+            for &sq in &self.list[c] {
+                let kind = cell_kind(board[sq as usize]);
+                if kind == pawn {
+                    continue;
+                }
+                let value = if kind == v.royal {
+                    i32::MAX
+                } else {
+                    v.values[kind as usize]
+                };
+                let from = sq as isize;
+                let mut mob = 0i16;
+                for st in &v.steps[c][kind as usize] {
+                    if st.lame_len > 0
+                        && !(0..st.lame_len as usize)
+                            .all(|i| board[(from + st.lame[i]) as usize] == EMPTY)
+                    {
+                        continue;
+                    }
+                    let range = if st.lame_len > 0 { 1 } else { st.range };
+                    let mut t = from;
+                    for _ in 0..range {
+                        t += st.delta;
+                        let ti = t as usize;
+                        let tc = board[ti];
+                        if tc == OFF {
+                            break;
+                        }
+                        if st.can_capture {
+                            attacks[c].set(ti);
+                        }
+                        if tc == EMPTY {
+                            mob += (st.can_move && !theirs.has(ti)) as i16;
+                            continue;
+                        }
+                        if st.can_capture && cell_color(tc).index() != c {
+                            mob += !theirs.has(ti) as i16;
+                            let vk = cell_kind(tc);
+                            if vk != v.royal && value < v.values[vk as usize] {
+                                weak[1 - c].set(ti);
+                            }
+                        }
+                        break;
+                    }
+                }
+                if kind != v.royal {
+                    out.mobility[c][kind as usize] += mob - center[kind as usize];
+                }
+            }
+        }
+        // Per file: the most advanced enemy pawn, for the passed-pawn test (White moves up).
+        let stride = v.stride;
+        let mut black_max = [i16::MIN; 40];
+        let mut white_min = [i16::MAX; 40];
+        if pawn != super::super::variant::NO_PAWN {
+            for c in 0..2 {
+                for &sq in &self.list[c] {
+                    if cell_kind(board[sq as usize]) != pawn {
+                        continue;
+                    }
+                    let (x, y) = v.xy[sq as usize];
+                    let x = x as usize;
+                    if c == 0 {
+                        white_min[x] = white_min[x].min(y);
+                    } else {
+                        black_max[x] = black_max[x].max(y);
+                    }
+                }
+            }
+        }
+        debug_assert!(stride <= 40);
+        for c in 0..2 {
+            for &sq in &self.list[c] {
+                let s = sq as usize;
+                let kind = cell_kind(board[s]);
+                if kind == v.royal {
+                    continue;
+                }
+                out.threat[c] += weak[c].has(s) as i16;
+                out.hanging[c] += (attacks[1 - c].has(s) && !attacks[c].has(s)) as i16;
+                if kind == pawn {
+                    let (x, y) = v.xy[s];
+                    let x = x as usize;
+                    let passed = if c == 0 {
+                        (x - 1..=x + 1).all(|f| black_max[f] <= y)
+                    } else {
+                        (x - 1..=x + 1).all(|f| white_min[f] >= y)
+                    };
+                    if passed {
+                        out.passed[c] += v.activity.passed[c][s] as i32;
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::position::Position;
+    use super::super::super::variant::Variant;
+    use std::sync::Arc;
+
+    fn chess() -> Arc<Variant> {
+        Arc::new(
+            Variant::from_definition(include_str!("../../../../tests/data/variants/chess.txt"))
+                .unwrap(),
+        )
+    }
+
+    fn kind(v: &Variant, letter: char) -> usize {
+        v.pieces().iter().position(|p| p.letter == letter).unwrap()
+    }
+
+    #[test]
+    fn mobility_counts_the_squares_enemy_pawns_do_not_attack() {
+        let v = chess();
+        let n = kind(&v, 'N');
+        let center = v.activity.center[n];
+        assert!(
+            center > 0 && center < 8,
+            "knight's expected mobility {center}"
+        );
+        // Knight e4 alone: 8 squares.
+        let alone = Position::from_fen(&v, "4k3/8/8/8/4N3/8/8/4K3 w - - 0 1").unwrap();
+        assert_eq!(alone.activity().mobility[0][n], 8 - center);
+        // A black pawn on d6: the knight may take it (d6 counts), c5 and e5 are attacked by it
+        // (c5 no longer counts; e5 is not a knight square).
+        let pawn = Position::from_fen(&v, "4k3/8/3p4/8/4N3/8/8/4K3 w - - 0 1").unwrap();
+        assert_eq!(pawn.activity().mobility[0][n], 7 - center);
+        // Own pieces block: a white pawn on d6 takes d6 away and attacks nothing the knight needs.
+        let own = Position::from_fen(&v, "4k3/8/3P4/8/4N3/8/8/4K3 w - - 0 1").unwrap();
+        assert_eq!(own.activity().mobility[0][n], 7 - center);
+        // A rook counts along its rays up to the first piece.
+        let r = kind(&v, 'R');
+        let rook = Position::from_fen(&v, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
+        assert_eq!(
+            rook.activity().mobility[0][r],
+            7 + 3 - v.activity.center[r],
+            "a2..a8 and b1..d1"
+        );
+    }
+
+    #[test]
+    fn passed_pawns_are_found_and_scaled_by_their_advance() {
+        let v = chess();
+        // White h5 passed (rank 5: 9 units), a6 not (black b7 ahead on the next file); black b7
+        // not passed (white a6 is ahead of it, from Black's side).
+        let pos = Position::from_fen(&v, "4k3/1p6/P7/7P/8/8/8/4K3 w - - 0 1").unwrap();
+        let a = pos.activity();
+        assert_eq!(a.passed, [9, 0]);
+        // Units from the third to the seventh rank, and for Black mirrored.
+        let units: Vec<u8> = (1..7)
+            .map(|y| v.activity.passed[0][v.index(0, y)])
+            .collect();
+        assert_eq!(units, [0, 1, 4, 9, 16, 25]);
+        assert_eq!(v.activity.passed[1][v.index(0, 1)], 25);
+        // A black pawn beside (not ahead of) a white one does not stop it.
+        let beside = Position::from_fen(&v, "4k3/8/8/6pP/8/8/8/4K3 w - - 0 1").unwrap();
+        assert_eq!(
+            beside.activity().passed,
+            [9, 4],
+            "g5 is two ranks from Black's start"
+        );
+    }
+
+    #[test]
+    fn threats_and_hanging_pieces() {
+        let v = chess();
+        // White knight d5 attacked by the pawn e6, undefended: a threat and hanging.
+        let pos = Position::from_fen(&v, "4k3/8/4p3/3N4/8/8/8/4K3 w - - 0 1").unwrap();
+        let a = pos.activity();
+        assert_eq!((a.threat, a.hanging), ([1, 0], [1, 0]));
+        // Defended by the pawn e4: still a threat, no longer hanging; the pawn e6 is attacked by
+        // nothing (the knight d5 does not reach e6).
+        let pos = Position::from_fen(&v, "4k3/8/4p3/3N4/4P3/8/8/4K3 w - - 0 1").unwrap();
+        let a = pos.activity();
+        assert_eq!((a.threat, a.hanging), ([1, 0], [0, 0]));
+        // A rook a1 attacked by a knight b3 (cheaper), defended by the king b2: a threat, not
+        // hanging; the knight, attacked by the king (no threat: the king is not cheaper) and
+        // defended by nothing, hangs.
+        let pos = Position::from_fen(&v, "4k3/8/8/8/8/1n6/1K6/R7 w - - 0 1").unwrap();
+        let a = pos.activity();
+        assert_eq!((a.threat, a.hanging), ([1, 0], [0, 1]));
+        // Pieces of equal value are no threat to each other.
+        let pos = Position::from_fen(&v, "4k3/8/8/8/8/1n6/1K6/N7 w - - 0 1").unwrap();
+        assert_eq!(pos.activity().threat, [0, 0]);
+    }
+}
