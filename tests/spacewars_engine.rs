@@ -7,10 +7,11 @@ use orrery::engines::spacewars::IsmctsPlayer;
 use orrery::games::spacewars::abstraction::{actions, concretize, reaching_set, Action};
 use orrery::games::spacewars::decision::Decision;
 use orrery::games::spacewars::observation::Observation;
-use orrery::games::spacewars::search_bindings::SpaceWarsSearch;
+use orrery::games::spacewars::search_bindings::{private_signature, SpaceWarsSearch};
 use orrery::games::spacewars::state::State;
-use orrery::games::spacewars::{Card, Ruleset};
-use orrery::search::ismcts::{HiddenInfo, SearchBudget as Budget};
+use orrery::games::spacewars::{Card, DecisionKind, Ruleset};
+use orrery::search::ismcts::{HiddenInfo, SearchBudget as Budget, SearchRng};
+use rand::SeedableRng;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -179,4 +180,66 @@ fn root_actions_are_distinct_decisions_covering_all_actions() {
     }
     // The abstraction does list equivalent actions (e.g. `Fire` and `FireAll` with few cards).
     assert!(dropped > 50, "only {dropped} equivalent actions left out");
+}
+
+#[test]
+fn private_signatures_read_only_the_seats_own_cards() {
+    let rules = Arc::new(Ruleset::default());
+    let stop = AtomicBool::new(false);
+    let mut rng = SearchRng::seed_from_u64(5);
+    let mut pend = Vec::new();
+    let mut world = State::default();
+    let mut seen = std::collections::BTreeSet::new();
+    for game in 0..30u64 {
+        let players = 2 + (game % 5) as usize;
+        let mut s = State::new(players, 700 + game).unwrap();
+        let mut p = make_player("heuristic", game).unwrap();
+        while !s.is_over() {
+            s.pending(&mut pend);
+            let mut decided = Vec::new();
+            for &(seat, kind) in &pend {
+                let sig = private_signature(&s, seat);
+                let shaped = matches!(kind, DecisionKind::Class | DecisionKind::Attack);
+                assert_eq!(sig != 0, shaped, "{kind:?}: signature {sig}");
+                seen.insert((shaped, sig));
+                // Every world the seat cannot tell from the true one gives it the same signature.
+                let obs = Observation::of(&s, seat);
+                let mut search = SpaceWarsSearch::new(&obs, &rules).unwrap();
+                for _ in 0..3 {
+                    search.sample(&mut rng, &mut world);
+                    assert_eq!(private_signature(&world, seat), sig, "{kind:?}");
+                }
+                let c = p
+                    .decide(&obs, &Budget::default(), &stop, &mut |_| {})
+                    .unwrap();
+                decided.push((seat, c.decision));
+            }
+            for (seat, d) in decided {
+                s.apply(seat, &d).unwrap();
+            }
+        }
+    }
+    // Hands differ: the summaries tell several kinds apart.
+    assert!(seen.len() >= 8, "{seen:?}");
+}
+
+#[test]
+fn player_settings_choose_how_the_other_seats_are_modelled() {
+    use orrery::engines::spacewars::PlayerSpec;
+    let spec = |t: &str| t.parse::<PlayerSpec>();
+    let d = spec("ismcts").unwrap();
+    assert!(d.private_opponents && !d.policy_opponents && d.margin == 0.0);
+    let b = spec("ismcts:opp=bandit").unwrap();
+    assert!(!b.private_opponents && !b.policy_opponents);
+    let p = spec("ismcts:opp=policy").unwrap();
+    assert!(!p.private_opponents && p.policy_opponents);
+    assert!(
+        spec("ismcts:opp=bandit:opp=private")
+            .unwrap()
+            .private_opponents
+    );
+    assert_eq!(spec("ismcts:margin=0.3").unwrap().margin, 0.3);
+    for bad in ["ismcts:margin=2", "ismcts:margin=x", "ismcts:opp=mind"] {
+        assert!(spec(bad).is_err(), "{bad} accepted");
+    }
 }

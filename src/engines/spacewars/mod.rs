@@ -85,6 +85,11 @@ pub struct PlayerSpec {
     /// ISMCTS lets the other seats play the heuristic inside its tree (`opp=policy`) instead of
     /// their own bandits (`opp=bandit`).
     pub policy_opponents: bool,
+    /// Reward shaping by the winner's margin (`margin=`, 0..1; see `SpaceWarsSearch::margin`).
+    pub margin: f32,
+    /// ISMCTS keeps the other seats' bandits apart by a summary of their own cards (`opp=private`,
+    /// the default).
+    pub private_opponents: bool,
 }
 
 impl PlayerSpec {
@@ -98,6 +103,8 @@ impl PlayerSpec {
             merge_simultaneous: true,
             iterations: None,
             policy_opponents: false,
+            private_opponents: true,
+            margin: 0.0,
         })
     }
 
@@ -109,9 +116,11 @@ impl PlayerSpec {
                 let mut p = IsmctsPlayer::new(rules, seed);
                 p.playout_rounds = self.playout_rounds;
                 p.playout_eps = self.playout_eps;
+                p.margin = self.margin;
                 p.search.exploration = self.exploration;
                 p.search.merge_simultaneous = self.merge_simultaneous;
                 p.search.policy_opponents = self.policy_opponents;
+                p.search.private_opponents = self.private_opponents;
                 Box::new(p)
             }
             "pimc" => {
@@ -129,7 +138,8 @@ impl PlayerSpec {
 impl std::str::FromStr for PlayerSpec {
     type Err = String;
 
-    /// `name[:key=value]...` with keys `c`, `rounds`, `eps`, `merge`, `it`.
+    /// `name[:key=value]...` with keys `c`, `rounds`, `eps`, `margin`, `merge`, `it`, `opp`
+    /// (`private`, `bandit`, `policy`).
     fn from_str(text: &str) -> Result<PlayerSpec, String> {
         let mut parts = text.split(':');
         let name = parts.next().unwrap_or("");
@@ -144,17 +154,22 @@ impl std::str::FromStr for PlayerSpec {
                 "c" => spec.exploration = v.parse().map_err(|_| bad())?,
                 "rounds" => spec.playout_rounds = v.parse().map_err(|_| bad())?,
                 "eps" => spec.playout_eps = v.parse().map_err(|_| bad())?,
+                "margin" => spec.margin = v.parse().map_err(|_| bad())?,
                 "merge" => spec.merge_simultaneous = v != "0",
                 "it" => spec.iterations = Some(v.parse().map_err(|_| bad())?),
                 "opp" => {
-                    spec.policy_opponents = match v {
-                        "policy" => true,
-                        "bandit" => false,
+                    (spec.policy_opponents, spec.private_opponents) = match v {
+                        "policy" => (true, false),
+                        "bandit" => (false, false),
+                        "private" => (false, true),
                         _ => return Err(bad()),
                     }
                 }
                 _ => return Err(format!("unknown player setting '{k}'")),
             }
+        }
+        if !(0.0..=1.0).contains(&spec.margin) {
+            return Err(format!("margin must be in 0..1, got {}", spec.margin));
         }
         if !(0.0..=1.0).contains(&spec.playout_eps) {
             return Err(format!("eps must be in 0..1, got {}", spec.playout_eps));
@@ -213,6 +228,8 @@ pub struct SearchPlayer<S> {
     pub playout_rounds: u16,
     /// Probability of a random decision in playouts.
     pub playout_eps: f64,
+    /// Reward shaping by the winner's margin (`SpaceWarsSearch::margin`).
+    pub margin: f32,
 }
 
 /// The ISMCTS player ([`crate::search::ismcts::Ismcts`] over [`SpaceWarsSearch`]).
@@ -229,6 +246,7 @@ impl<S: HiddenSearch<SpaceWarsSearch>> SearchPlayer<S> {
             name,
             playout_rounds: crate::games::spacewars::search_bindings::PLAYOUT_ROUNDS,
             playout_eps: crate::games::spacewars::search_bindings::PLAYOUT_EPSILON,
+            margin: 0.0,
         }
     }
 
@@ -248,6 +266,7 @@ impl<S: HiddenSearch<SpaceWarsSearch>> SearchPlayer<S> {
         let mut game = SpaceWarsSearch::new(obs, &self.rules)?;
         game.playout_rounds = self.playout_rounds;
         game.playout_eps = self.playout_eps;
+        game.margin = self.margin;
         let seat = obs.seat();
         let template = game.template().clone();
         let found = self
@@ -262,9 +281,12 @@ impl<S: HiddenSearch<SpaceWarsSearch>> SearchPlayer<S> {
 }
 
 impl IsmctsPlayer {
-    /// A seeded ISMCTS player with the default tree bound and parameters.
+    /// A seeded ISMCTS player with the default tree bound and parameters: the other seats'
+    /// bandits kept apart by their private signature (`search_bindings::private_signature`).
     pub fn new(rules: Arc<Ruleset>, seed: u64) -> IsmctsPlayer {
-        SearchPlayer::with(rules, Ismcts::new(DEFAULT_TREE_MIB << 20, seed), "ismcts")
+        let mut search = Ismcts::new(DEFAULT_TREE_MIB << 20, seed);
+        search.private_opponents = true;
+        SearchPlayer::with(rules, search, "ismcts")
     }
 }
 

@@ -8,14 +8,15 @@ use std::sync::Arc;
 
 use rand::Rng;
 
-use super::abstraction::{actions, concretize_into, Action, PlayBuf};
+use super::abstraction::{actions, boarding_source, concretize_into, Action, PlayBuf};
 use super::decision::Play;
-use super::heuristic;
+use super::heuristic::{self, STRONG_CREW};
 use super::observation::Observation;
 use super::random;
-use super::ruleset::Ruleset;
+use super::ruleset::{AttackRole, Marker, Ruleset};
 use super::sampling::Determinizer;
-use super::state::State;
+use super::state::{Outcome, State};
+use super::DecisionKind;
 use crate::search::ismcts::{HiddenInfo, SearchRng};
 
 /// Rounds a playout runs by default before the position is scored.
@@ -37,7 +38,14 @@ pub struct SpaceWarsSearch {
     pub playout_rounds: u16,
     /// Probability of a random decision in playouts.
     pub playout_eps: f64,
+    /// Reward shaping by the margin of a win (0: win 1, loss 0): the winner gets
+    /// `1 - margin * (1 - m)` and the losers share `margin * (1 - m)`, where `m` is the winner's
+    /// hull cards left over [`MARGIN_CARDS`] (at most 1).
+    pub margin: f32,
 }
+
+/// Hull cards left at which a win counts in full under [`SpaceWarsSearch::margin`].
+pub const MARGIN_CARDS: f32 = 9.0;
 
 impl SpaceWarsSearch {
     /// The search problem of the observing seat; `Err` for an observation no seat could see.
@@ -53,6 +61,7 @@ impl SpaceWarsSearch {
             triples: Vec::new(),
             playout_rounds: PLAYOUT_ROUNDS,
             playout_eps: PLAYOUT_EPSILON,
+            margin: 0.0,
         })
     }
 
@@ -121,6 +130,49 @@ pub fn evaluate(w: &State, rewards: &mut [f32]) {
     }
     if total > 0.0 {
         rewards.iter_mut().for_each(|r| *r /= total);
+    }
+}
+
+/// A coarse summary of what a seat holds, for the decisions where it shapes the choice (0
+/// elsewhere): at the class step which markers and how many boarding cards its hand has; in the
+/// Tactical step its total laser and missile value (0, 1-9, 10-19, 20+) and whether it can board
+/// with a strong crew ([`heuristic::STRONG_CREW`]).
+pub fn private_signature(w: &State, seat: u8) -> u64 {
+    let r = &w.rules;
+    match w.pending_for(seat) {
+        Some(DecisionKind::Class) => {
+            let hand = &w.hands[seat as usize];
+            let queen = hand.iter().any(|&c| {
+                r.classes
+                    .iter()
+                    .any(|k| matches!(k.marker, Marker::Rank(_)) && k.marker.accepts(c))
+            });
+            let joker = hand.iter().any(|c| c.is_joker());
+            let boarders = hand
+                .iter()
+                .filter(|&&c| r.attack_role(c) == Some(AttackRole::Boarding))
+                .count();
+            1 + u64::from(queen) + 2 * u64::from(joker) + 4 * u64::from(boarders >= 3)
+        }
+        Some(DecisionKind::Attack) => {
+            let fire: u32 = w
+                .ships
+                .iter()
+                .filter(|s| s.alive && s.owner == seat)
+                .flat_map(|s| s.hull.iter())
+                .filter(|&&c| {
+                    matches!(
+                        r.attack_role(c),
+                        Some(AttackRole::Laser | AttackRole::Missile)
+                    )
+                })
+                .map(|c| u32::from(c.value()))
+                .sum();
+            let bucket = u64::from(fire.div_ceil(10).min(3));
+            let board = boarding_source(w, seat).is_some_and(|(_, _, club)| club >= STRONG_CREW);
+            1 + bucket + 4 * u64::from(board)
+        }
+        _ => 0,
     }
 }
 
@@ -195,6 +247,10 @@ impl HiddenInfo for SpaceWarsSearch {
         self.key_ends = ends;
     }
 
+    fn private_signature(&self, w: &State, seat: usize) -> u64 {
+        private_signature(w, seat as u8)
+    }
+
     fn apply(&mut self, w: &mut State, joint: &[(usize, Action)], _: &mut SearchRng) {
         for &(seat, a) in joint {
             self.play(w, seat as u8, a);
@@ -206,6 +262,23 @@ impl HiddenInfo for SpaceWarsSearch {
             Some(o) => {
                 for (s, r) in out.iter_mut().enumerate() {
                     *r = o.reward(s as u8);
+                }
+                if let (Outcome::Win(winner), true) = (o, self.margin > 0.0) {
+                    let left: usize = w
+                        .ships
+                        .iter()
+                        .filter(|s| s.alive && s.owner == winner)
+                        .map(|s| s.hull.len())
+                        .sum();
+                    let short = self.margin * (1.0 - (left as f32 / MARGIN_CARDS).min(1.0));
+                    let losers = (out.len() - 1).max(1) as f32;
+                    for (s, r) in out.iter_mut().enumerate() {
+                        *r = if s == winner as usize {
+                            1.0 - short
+                        } else {
+                            short / losers
+                        };
+                    }
                 }
                 true
             }

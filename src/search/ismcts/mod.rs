@@ -71,6 +71,14 @@ pub trait HiddenInfo {
         self.actions(world, observer, out);
     }
 
+    /// A coarse summary of what `seat` holds privately in `world` (0: nothing worth telling
+    /// apart). With [`Ismcts::private_opponents`] the other seats' bandits are kept per summary, so
+    /// an opponent inside the observer's tree chooses as if it saw its own cards (roughly), instead
+    /// of one choice for every world the observer cannot tell apart. The default is 0.
+    fn private_signature(&self, _world: &Self::World, _seat: usize) -> u64 {
+        0
+    }
+
     /// Plays one action for each seat that owes a decision (in [`deciders`](HiddenInfo::deciders)
     /// order), then whatever follows by rule or by chance until decisions are owed again.
     fn apply(

@@ -21,6 +21,9 @@ use super::{
     SearchRng, REPORT_INTERVAL,
 };
 
+/// Mixed into the child key of a private-signature bandit node, apart from joint-action keys.
+const SIGNATURE_TAG: u64 = 0x5a17_c0de_0b5e_55ed;
+
 /// Default UCB exploration constant (rewards are in 0..=1).
 pub const DEFAULT_EXPLORATION: f32 = 0.7;
 
@@ -38,6 +41,10 @@ pub struct Ismcts<G: HiddenInfo> {
     /// The other seats decide by the game's default policy inside the tree (an opponent model)
     /// instead of by their own bandits.
     pub policy_opponents: bool,
+    /// The other seats' bandits are kept apart by [`HiddenInfo::private_signature`] of their own
+    /// cards in the sampled world (a bandit per summary, under the node), so their choices inside
+    /// the tree depend on what they hold.
+    pub private_opponents: bool,
     world: G::World,
     deciders: Vec<usize>,
     acts: Vec<G::Action>,
@@ -56,6 +63,7 @@ impl<G: HiddenInfo> Ismcts<G> {
             exploration: DEFAULT_EXPLORATION,
             merge_simultaneous: true,
             policy_opponents: false,
+            private_opponents: false,
             world: G::World::default(),
             deciders: Vec::new(),
             acts: Vec::new(),
@@ -146,7 +154,12 @@ impl<G: HiddenInfo> Ismcts<G> {
                 } else {
                     game.actions(&self.world, seat, &mut self.acts);
                 }
-                let (e, a) = match self.select(node, seat) {
+                let bandit = if self.private_opponents && seat != observer {
+                    self.private_bandit(game, node, seat)
+                } else {
+                    node
+                };
+                let (e, a) = match self.select(bandit, seat) {
                     Some(e) => (e, self.tree.edge(e).action),
                     None => match self.acts.first() {
                         Some(&a) => (NONE, a),
@@ -180,6 +193,20 @@ impl<G: HiddenInfo> Ismcts<G> {
             let edge = self.tree.edge_mut(e);
             edge.visits += 1;
             edge.reward += self.rewards[seat];
+        }
+    }
+
+    /// The node holding `seat`'s bandit at `node` for its private signature in the sampled world:
+    /// a pseudo-child of `node` per signature (`node` itself for signature 0 or a full tree).
+    fn private_bandit(&mut self, game: &G, node: u32, seat: usize) -> u32 {
+        let sig = game.private_signature(&self.world, seat);
+        if sig == 0 {
+            return node;
+        }
+        let key = SIGNATURE_TAG ^ action_key(seat, &sig);
+        match self.tree.child(node, key) {
+            Some(n) => n,
+            None => self.tree.add_child(node, key).unwrap_or(node),
         }
     }
 

@@ -10,6 +10,10 @@
 //! 0.2 each.
 //!
 //! *Walk*: seat 0 names 30 numbers in a row and scores the share of sevens (a deep tree).
+//!
+//! *Bluff* ([`Bluff`]): seat 0 plays Safe (0.5) or Gamble while seat 1, holding a hidden bit,
+//! names a bit at the same time; Gamble pays seat 0 only 0.2 when seat 1 names its own bit (which
+//! seat 1, knowing it, prefers) and 1 otherwise.
 
 use std::sync::atomic::AtomicBool;
 
@@ -346,5 +350,99 @@ fn the_root_branches_only_on_the_root_actions() {
             .search(&mut g, &budget, &stop, &mut |_| {})
             .unwrap();
         assert_ne!(f.action, Act::Number(0), "{f:?}");
+    }
+}
+
+/// The *Bluff* game (module doc): seat 1's private signature is its bit plus one.
+struct Bluff;
+
+impl HiddenInfo for Bluff {
+    type World = World;
+    type Action = Act;
+
+    fn seats(&self) -> usize {
+        2
+    }
+    fn observer(&self) -> usize {
+        0
+    }
+    fn sample(&mut self, rng: &mut SearchRng, world: &mut World) {
+        *world = World {
+            hidden: rng.gen_range(0..2),
+            ..World::default()
+        };
+    }
+    fn deciders(&self, w: &World, out: &mut Vec<usize>) {
+        out.clear();
+        if w.over.is_none() {
+            out.extend([0, 1]);
+        }
+    }
+    fn actions(&mut self, _: &World, seat: usize, out: &mut Vec<Act>) {
+        out.clear();
+        if seat == 0 {
+            out.extend([Act::Safe, Act::Gamble]);
+        } else {
+            out.extend([Act::Other(0), Act::Other(1)]);
+        }
+    }
+    fn private_signature(&self, w: &World, seat: usize) -> u64 {
+        if seat == 1 {
+            u64::from(w.hidden) + 1
+        } else {
+            0
+        }
+    }
+    fn apply(&mut self, w: &mut World, joint: &[(usize, Act)], _: &mut SearchRng) {
+        let named = joint.iter().find_map(|&(seat, a)| match (seat, a) {
+            (1, Act::Other(b)) => Some(b),
+            _ => None,
+        });
+        let r = match joint.iter().find(|&&(seat, _)| seat == 0).map(|&(_, a)| a) {
+            Some(Act::Safe) => 0.5,
+            _ if named == Some(w.hidden) => 0.2,
+            _ => 1.0,
+        };
+        w.over = Some([r, 1.0 - r]);
+    }
+    fn rewards(&self, w: &World, out: &mut [f32]) -> bool {
+        match w.over {
+            Some(r) => {
+                out.copy_from_slice(&r);
+                true
+            }
+            None => false,
+        }
+    }
+    fn policy(&mut self, _: &World, seat: usize, _: &mut SearchRng) -> Act {
+        if seat == 0 {
+            Act::Safe
+        } else {
+            Act::Other(0)
+        }
+    }
+}
+
+#[test]
+fn private_bandits_let_an_opponent_answer_its_own_card() {
+    // One bandit for both of seat 1's bits names one bit whatever it holds, so Gamble looks
+    // worth 0.6; a bandit per bit learns to name its bit, and Safe is right.
+    for (private, best) in [(false, Act::Gamble), (true, Act::Safe)] {
+        let mut s = Ismcts::<Bluff>::new(1 << 20, 9);
+        s.private_opponents = private;
+        let stop = AtomicBool::new(false);
+        let f = s
+            .search(
+                &mut Bluff,
+                &SearchBudget::iterations(4000),
+                &stop,
+                &mut nothing,
+            )
+            .unwrap();
+        assert_eq!(f.action, best, "private opponents {private}");
+        if private {
+            // A pseudo-node per signature under the root.
+            assert!(f.nodes >= 3, "{} nodes", f.nodes);
+        }
     }
 }
