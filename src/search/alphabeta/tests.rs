@@ -204,21 +204,21 @@ fn stop_from_another_thread_ends_an_infinite_search() {
 
 #[test]
 fn movetime_and_clock_are_respected() {
+    const LOOSE: Duration = Duration::from_secs(20);
     let pos = Wander::new(5);
     let mut s = Searcher::new(8);
     let limits = Limits {
         movetime: Some(Duration::from_millis(60)),
         ..Limits::default()
     };
+    // Wander's tree is endless: a search that ignored the limit would run on and hang the test. The
+    // bound is loose so that a loaded machine cannot fail it (the budgets themselves are tested
+    // exactly in timeman.rs: `movetime_minus_overhead`, `sudden_death_never_spends_half_the_clock`).
     let t = Instant::now();
     let (out, _) = run(&mut s, &pos, &limits);
-    assert!(
-        t.elapsed() < Duration::from_millis(400),
-        "{:?}",
-        t.elapsed()
-    );
+    assert!(t.elapsed() < LOOSE, "{:?}", t.elapsed());
     assert!(out.best.is_some());
-    // Two seconds of sudden death: at most half of the clock.
+    // 200 ms of sudden death: the search stops by the clock.
     let limits = Limits {
         clock: Some(Clock {
             remaining: Duration::from_millis(200),
@@ -230,11 +230,7 @@ fn movetime_and_clock_are_respected() {
     };
     let t = Instant::now();
     let (out, _) = run(&mut s, &pos, &limits);
-    assert!(
-        t.elapsed() < Duration::from_millis(150),
-        "{:?}",
-        t.elapsed()
-    );
+    assert!(t.elapsed() < LOOSE, "{:?}", t.elapsed());
     assert!(out.best.is_some());
     // No time left at all still gives a move.
     let limits = Limits {
