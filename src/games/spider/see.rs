@@ -386,10 +386,7 @@ mod tests {
         // The chess pawn of the Interactive Diagram (`fceF`: its capture includes en passant)
         // recaptures like any other piece: a knight taking a pawn-defended pawn loses material,
         // and so does a knight moving next to an enemy pawn.
-        let v = Arc::new(
-            Variant::from_definition(include_str!("../../../tests/data/variants/chess.txt"))
-                .expect("chess loads"),
-        );
+        let v = super::super::variant::test_variant("chess");
         let pos = Position::from_fen(&v, "4k3/8/3p3p/4p3/8/5N2/8/4K3 w - - 0 1").unwrap();
         let take = pos.parse_move("f3e5").unwrap();
         assert_eq!(pos.see_value(take), value(&v, 'P') - value(&v, 'N'));
@@ -507,10 +504,7 @@ mod tests {
         // of Spider-Chess (riders, nightriders, lame leapers) and chess.
         use rand::{Rng, SeedableRng};
         use rand_chacha::ChaCha8Rng;
-        let chess = Arc::new(
-            Variant::from_definition(include_str!("../../../tests/data/variants/chess.txt"))
-                .expect("chess loads"),
-        );
+        let chess = super::super::variant::test_variant("chess");
         let mut rng = ChaCha8Rng::seed_from_u64(11);
         let mut checked = 0;
         let mut differ_from_zero = 0;

@@ -1011,6 +1011,17 @@ fn orient(sym: definition::Symmetry, color: Color, dx: i8, dy: i8) -> (i8, i8) {
     }
 }
 
+/// A variant of `tests/data/variants/NAME.txt`, for the unit tests of the rules and evaluation.
+#[cfg(test)]
+pub(crate) fn test_variant(name: &str) -> Arc<Variant> {
+    let path = format!(
+        "{}/tests/data/variants/{name}.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    Arc::new(Variant::from_definition(&text).unwrap_or_else(|e| panic!("{name}: {e}")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

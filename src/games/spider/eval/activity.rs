@@ -306,10 +306,7 @@ mod tests {
     use std::sync::Arc;
 
     fn chess() -> Arc<Variant> {
-        Arc::new(
-            Variant::from_definition(include_str!("../../../../tests/data/variants/chess.txt"))
-                .unwrap(),
-        )
+        super::super::super::variant::test_variant("chess")
     }
 
     fn kind(v: &Variant, letter: char) -> usize {

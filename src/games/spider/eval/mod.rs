@@ -650,12 +650,7 @@ mod tests {
         // Chess (castling, en passant), Capablanca and crazyhouse (drops) take the general
         // make/unmake path and evaluate with the board-dependent terms on.
         for file in ["chess", "capablanca", "crazyhouse", "grand"] {
-            let path = format!(
-                "{}/tests/data/variants/{file}.txt",
-                env!("CARGO_MANIFEST_DIR")
-            );
-            let text = std::fs::read_to_string(path).unwrap();
-            let variant = std::sync::Arc::new(Variant::from_definition(&text).unwrap());
+            let variant = super::super::variant::test_variant(file);
             assert!(variant.activity.on, "{file}: the terms are on by default");
             let mut rng = ChaCha8Rng::seed_from_u64(11);
             let mut moves = Vec::new();
