@@ -11,6 +11,15 @@
 //! - **Passed pawns**: a pawn with no enemy pawn ahead of it on its own or a neighbouring file,
 //!   scaled by how far it has come towards the promotion zone ([`passed_units`]).
 //!
+//! - **King danger**: per side, the squares next to its royal piece (and its own square) that
+//!   enemy non-pawn, non-royal pieces attack, each attack weighted by the attacker's value in
+//!   pawns (1 to `DANGER_SCALE_MAX`); the sum `d` gives `min(d², DANGER_CAP) / DANGER_DIV` units
+//!   ([`danger_units`]), so several attackers weigh far more than one.
+//! - **Pawn shelter**: own pawns on the royal piece's file and its neighbours one or two ranks in
+//!   front of it (only for usual pawns, [`usual_pawn_forward`]).
+//! - **Doubled / isolated pawns** (usual pawns only): pawns sharing their file with an own
+//!   pawn; pawns with no own pawn on a neighbouring file.
+//!
 //! Special rules (hoppers, `i`, en passant) do not count; squares reached by two rules of one piece
 //! count twice.
 
@@ -48,6 +57,57 @@ pub(crate) struct Activity {
     pub threat: [i16; 2],
     /// Per side: its pieces attacked and not defended.
     pub hanging: [i16; 2],
+    /// Per side: king-danger units against its royal piece ([`danger_units`]).
+    pub danger: [i32; 2],
+    /// Per side: its pawns sheltering its royal piece.
+    pub shelter: [i16; 2],
+    /// Per side: its pawns on a file with another of its pawns.
+    pub doubled: [i16; 2],
+    /// Per side: its isolated pawns.
+    pub isolated: [i16; 2],
+}
+
+/// Largest attacker weight (pawns of value) in the king-danger sum.
+const DANGER_SCALE_MAX: i32 = 12;
+/// Cap of the squared king-danger sum.
+const DANGER_CAP: i32 = 1600;
+/// Divisor of the squared king-danger sum.
+const DANGER_DIV: i32 = 8;
+
+/// King-danger units of a value-scaled attack sum `d`: `min(d², DANGER_CAP) / DANGER_DIV`.
+#[inline]
+pub(crate) fn danger_units(d: i32) -> i32 {
+    (d * d).min(DANGER_CAP) / DANGER_DIV
+}
+
+/// Per colour the forward step of the variant's pawn when it is the usual kind (moves straight
+/// forward without capturing, captures only one square diagonally forward), else `None`: pawn
+/// shelter and doubled / isolated pawns only mean something for such pawns.
+pub(crate) fn usual_pawn_forward(v: &Variant) -> Option<[isize; 2]> {
+    if v.pawn == super::super::variant::NO_PAWN {
+        return None;
+    }
+    let mut fwd = [0isize; 2];
+    for (c, f) in fwd.iter_mut().enumerate() {
+        let steps = &v.steps[c][v.pawn as usize];
+        let straight = steps
+            .iter()
+            .filter(|s| s.can_move && !s.can_capture && s.lame_len == 0)
+            .min_by_key(|s| s.delta.abs())?;
+        let d = straight.delta;
+        if d.abs() != v.stride as isize {
+            return None;
+        }
+        let captures_ok = steps
+            .iter()
+            .filter(|s| s.can_capture)
+            .all(|s| s.range == 1 && !s.can_move && (s.delta == d - 1 || s.delta == d + 1));
+        if !captures_ok || !steps.iter().any(|s| s.can_capture) {
+            return None;
+        }
+        *f = d;
+    }
+    Some(fwd)
 }
 
 /// The variant's constant tables of these terms.
@@ -57,6 +117,8 @@ pub(crate) struct ActivityTables {
     pub center: Vec<i16>,
     /// Per colour and square: a pawn's passed-pawn units there.
     pub passed: [Vec<u8>; 2],
+    /// Per colour the usual pawn's forward step ([`usual_pawn_forward`]).
+    pub pawn_forward: Option<[isize; 2]>,
     /// Whether any weight of these terms is nonzero (else the search skips them).
     pub on: bool,
 }
@@ -108,9 +170,14 @@ impl ActivityTables {
         ActivityTables {
             center,
             passed: passed_units(v),
+            pawn_forward: usual_pawn_forward(v),
             on: w.passed != 0
                 || w.threat != 0
                 || w.hanging != 0
+                || w.king_danger != 0
+                || w.pawn_shelter != 0
+                || w.doubled != 0
+                || w.isolated != 0
                 || w.mobility.iter().any(|&m| m != 0),
         }
     }
@@ -127,6 +194,10 @@ impl Activity {
         s + w.passed * (self.passed[0] - self.passed[1])
             - w.threat * (self.threat[0] - self.threat[1]) as i32
             - w.hanging * (self.hanging[0] - self.hanging[1]) as i32
+            - w.king_danger * (self.danger[0] - self.danger[1])
+            + w.pawn_shelter * (self.shelter[0] - self.shelter[1]) as i32
+            - w.doubled * (self.doubled[0] - self.doubled[1]) as i32
+            - w.isolated * (self.isolated[0] - self.isolated[1]) as i32
     }
 }
 
@@ -151,8 +222,27 @@ impl Position {
             passed: [0; 2],
             threat: [0; 2],
             hanging: [0; 2],
+            danger: [0; 2],
+            shelter: [0; 2],
+            doubled: [0; 2],
+            isolated: [0; 2],
         };
         let empty = Cells::<W>([0; W]);
+        // The squares around each royal piece (its own included), for king danger.
+        let stride = v.stride as isize;
+        let mut zone = [empty; 2];
+        for (c, z) in zone.iter_mut().enumerate() {
+            let k = self.king[c] as isize;
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    let t = k + dy * stride + dx;
+                    if board[t as usize] != OFF {
+                        z.set(t as usize);
+                    }
+                }
+            }
+        }
+        let mut attack_sum = [0i32; 2];
         let mut pawn_attacks = [empty; 2];
         let mut attacks = [empty; 2];
         let mut weak = [empty; 2];
@@ -213,6 +303,8 @@ impl Position {
                 };
                 let from = sq as isize;
                 let mut mob = 0i16;
+                let mut hits = 0i32;
+                let enemy_zone = zone[1 - c];
                 for st in &v.steps[c][kind as usize] {
                     if st.lame_len > 0
                         && !(0..st.lame_len as usize)
@@ -231,6 +323,7 @@ impl Position {
                         }
                         if st.can_capture {
                             attacks[c].set(ti);
+                            hits += enemy_zone.has(ti) as i32;
                         }
                         if tc == EMPTY {
                             mob += (st.can_move && !theirs.has(ti)) as i16;
@@ -248,21 +341,28 @@ impl Position {
                 }
                 if kind != v.royal {
                     out.mobility[c][kind as usize] += mob - center[kind as usize];
+                    let scale = (value / 100).clamp(1, DANGER_SCALE_MAX);
+                    attack_sum[1 - c] += hits * scale;
                 }
             }
+        }
+        for (d, &sum) in out.danger.iter_mut().zip(&attack_sum) {
+            *d = danger_units(sum);
         }
         // Per file: the most advanced enemy pawn, for the passed-pawn test (White moves up).
         let stride = v.stride;
         let mut black_max = [i16::MIN; 40];
         let mut white_min = [i16::MAX; 40];
+        let mut files = [[0u8; 40]; 2];
         if pawn != super::super::variant::NO_PAWN {
-            for c in 0..2 {
+            for (c, side_files) in files.iter_mut().enumerate() {
                 for &sq in &self.list[c] {
                     if cell_kind(board[sq as usize]) != pawn {
                         continue;
                     }
                     let (x, y) = v.xy[sq as usize];
                     let x = x as usize;
+                    side_files[x] += 1;
                     if c == 0 {
                         white_min[x] = white_min[x].min(y);
                     } else {
@@ -284,6 +384,11 @@ impl Position {
                 if kind == pawn {
                     let (x, y) = v.xy[s];
                     let x = x as usize;
+                    if v.activity.pawn_forward.is_some() {
+                        let n = files[c][x];
+                        out.doubled[c] += (n > 1) as i16;
+                        out.isolated[c] += (files[c][x - 1] == 0 && files[c][x + 1] == 0) as i16;
+                    }
                     let passed = if c == 0 {
                         (x - 1..=x + 1).all(|f| black_max[f] <= y)
                     } else {
@@ -291,6 +396,21 @@ impl Position {
                     };
                     if passed {
                         out.passed[c] += v.activity.passed[c][s] as i32;
+                    }
+                }
+            }
+        }
+        if let Some(fwd) = v.activity.pawn_forward {
+            for c in 0..2 {
+                let k = self.king[c] as isize;
+                for ahead in 1..=2 {
+                    for dx in -1..=1 {
+                        let t = board[(k + ahead * fwd[c] + dx) as usize];
+                        out.shelter[c] += (t != EMPTY
+                            && t != OFF
+                            && cell_color(t).index() == c
+                            && cell_kind(t) == pawn)
+                            as i16;
                     }
                 }
             }
@@ -386,5 +506,52 @@ mod tests {
         // Pieces of equal value are no threat to each other.
         let pos = Position::from_fen(&v, "4k3/8/8/8/8/1n6/1K6/N7 w - - 0 1").unwrap();
         assert_eq!(pos.activity().threat, [0, 0]);
+    }
+
+    #[test]
+    fn king_danger_grows_faster_than_the_attacks() {
+        let v = chess();
+        // No black piece attacks the squares around the white king g1: no danger.
+        let quiet = Position::from_fen(&v, "4k3/8/8/8/8/8/5PPP/6K1 w - - 0 1").unwrap();
+        assert_eq!(quiet.activity().danger, [0, 0]);
+        // A black rook on the 1st rank attacks f1, g1 (through nothing) and h1: 3 squares, value
+        // scale of a rook; a black queen too adds more than it would alone.
+        let rook = Position::from_fen(&v, "4k3/8/8/8/8/8/5PPP/r5K1 w - - 0 1").unwrap();
+        let r = rook.activity().danger[0];
+        assert!(r > 0, "rook on the back rank is danger {r}");
+        let both = Position::from_fen(&v, "4k3/8/8/8/8/7q/5PPP/r5K1 w - - 0 1").unwrap();
+        let queen = Position::from_fen(&v, "4k3/8/8/8/8/7q/5PPP/6K1 w - - 0 1").unwrap();
+        let (b, q) = (both.activity().danger[0], queen.activity().danger[0]);
+        assert!(
+            q > 0 && b > r + q,
+            "non-linear: both {b}, rook {r}, queen {q}"
+        );
+        // Black's king is not in danger here.
+        assert_eq!(both.activity().danger[1], 0);
+        assert_eq!(super::danger_units(1000), 1600 / 8, "capped");
+    }
+
+    #[test]
+    fn pawn_shelter_and_pawn_structure() {
+        let v = chess();
+        assert_eq!(
+            super::usual_pawn_forward(&v).map(|f| f[0] == -f[1]),
+            Some(true),
+            "chess pawns are the usual kind"
+        );
+        // White king g1 behind f2 g2 h2 (3 shelter pawns); black king e8 bare.
+        let pos = Position::from_fen(&v, "4k3/8/8/8/8/8/5PPP/6K1 w - - 0 1").unwrap();
+        let a = pos.activity();
+        assert_eq!(a.shelter, [3, 0]);
+        // g3 instead of g2 still shelters (two ranks ahead); g4 does not.
+        let g3 = Position::from_fen(&v, "4k3/8/8/8/8/6P1/5P1P/6K1 w - - 0 1").unwrap();
+        assert_eq!(g3.activity().shelter[0], 3);
+        let g4 = Position::from_fen(&v, "4k3/8/8/8/6P1/8/5P1P/6K1 w - - 0 1").unwrap();
+        assert_eq!(g4.activity().shelter[0], 2);
+        // White: doubled c-pawns (2), isolated a-pawn and both c-pawns; black f7 g7 neither.
+        let pos = Position::from_fen(&v, "4k3/5pp1/8/8/2P5/2P5/P7/4K3 w - - 0 1").unwrap();
+        let a = pos.activity();
+        assert_eq!(a.doubled, [2, 0]);
+        assert_eq!(a.isolated, [3, 0]);
     }
 }

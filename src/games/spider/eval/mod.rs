@@ -17,7 +17,9 @@
 //!   within `KING_ZONE` squares (king distance) of it.
 //! - **Tempo**: a small bonus for the side to move.
 //! - **Board-dependent terms** ([`activity`]): mobility per piece kind, threats by cheaper
-//!   pieces, hanging pieces and passed pawns, recounted at each evaluation from the compiled move
+//!   pieces, hanging pieces, passed pawns, king danger (value-scaled enemy attacks next to the
+//!   royal piece, squared and capped), pawn shelter and, for usual pawns, doubled and isolated
+//!   pawns, recounted at each evaluation from the compiled move
 //!   rules; skipped when all their weights are 0 (Spider-Chess: they triple its time per node).
 //!
 //! Material, reach and advancement depend on one piece and its square only: they are looked up in
@@ -50,6 +52,13 @@ const MOBILITY_SCALE: f64 = 20.0;
 const PASSED: i32 = 6;
 const THREAT: i32 = 25;
 const HANGING: i32 = 20;
+/// King danger, pawn shelter, doubled and isolated pawns start at 0 (off) in every variant: the
+/// hand-set 1, 6, 10 and 8 were undecided in a fixed-node SPRT in chess (docs/strength.md);
+/// `spider-chess tune` fits them, and a weights file may turn them on.
+const KING_DANGER: i32 = 0;
+const PAWN_SHELTER: i32 = 0;
+const DOUBLED: i32 = 0;
+const ISOLATED: i32 = 0;
 
 /// The evaluation's weights, in centipawns: what `spider-chess tune` fits to game results. The
 /// evaluation is linear in them: [`Position::eval_features`] gives each weight's multiplier.
@@ -74,6 +83,15 @@ pub struct EvalWeights {
     pub threat: i32,
     /// Per own non-royal piece attacked and not defended (a penalty).
     pub hanging: i32,
+    /// Per king-danger unit (a penalty; see [`activity::danger_units`]): enemy attacks on the
+    /// squares around the royal piece, value-scaled, squared and capped.
+    pub king_danger: i32,
+    /// Per own pawn on the three files of the royal piece one or two ranks in front of it.
+    pub pawn_shelter: i32,
+    /// Per pawn sharing its file with another own pawn (a penalty; usual pawns only).
+    pub doubled: i32,
+    /// Per pawn with no own pawn on a neighbouring file (a penalty; usual pawns only).
+    pub isolated: i32,
     /// Per kind: per safe square a piece reaches beyond its kind's expected number (0 for the
     /// pawn and the royal piece, which have no mobility term).
     pub mobility: Vec<i32>,
@@ -85,7 +103,7 @@ fn has_mobility_term(v: &Variant, kind: usize) -> bool {
 }
 
 /// Names of the weights after the piece values, in the order of [`EvalWeights::to_vector`].
-const TERM_NAMES: [&str; 8] = [
+const TERM_NAMES: [&str; 12] = [
     "reach",
     "advance",
     "king-shield",
@@ -94,6 +112,10 @@ const TERM_NAMES: [&str; 8] = [
     "passed",
     "threat",
     "hanging",
+    "king-danger",
+    "pawn-shelter",
+    "doubled",
+    "isolated",
 ];
 
 impl EvalWeights {
@@ -112,6 +134,10 @@ impl EvalWeights {
             passed: PASSED,
             threat: THREAT,
             hanging: HANGING,
+            king_danger: KING_DANGER,
+            pawn_shelter: PAWN_SHELTER,
+            doubled: DOUBLED,
+            isolated: ISOLATED,
             mobility: pieces
                 .iter()
                 .enumerate()
@@ -127,7 +153,8 @@ impl EvalWeights {
     }
 
     /// The weights as one vector: the piece values, then reach, advance, king shield, king
-    /// attacker, tempo, passed, threat, hanging, then the mobility weight per kind.
+    /// attacker, tempo, passed, threat, hanging, king danger, pawn shelter, doubled, isolated,
+    /// then the mobility weight per kind.
     pub fn to_vector(&self) -> Vec<i32> {
         let mut out = self.values.clone();
         out.extend([
@@ -139,13 +166,17 @@ impl EvalWeights {
             self.passed,
             self.threat,
             self.hanging,
+            self.king_danger,
+            self.pawn_shelter,
+            self.doubled,
+            self.isolated,
         ]);
         out.extend(&self.mobility);
         out
     }
 
     /// The weights from a vector in the order of [`to_vector`](Self::to_vector), for `kinds`
-    /// piece kinds; `None` when its length is not `2 * kinds + 8`.
+    /// piece kinds; `None` when its length is not `2 * kinds + 12`.
     pub fn from_vector(kinds: usize, w: &[i32]) -> Option<EvalWeights> {
         if w.len() != 2 * kinds + TERM_NAMES.len() {
             return None;
@@ -161,6 +192,10 @@ impl EvalWeights {
             passed: t[5],
             threat: t[6],
             hanging: t[7],
+            king_danger: t[8],
+            pawn_shelter: t[9],
+            doubled: t[10],
+            isolated: t[11],
             mobility: w[kinds + TERM_NAMES.len()..].to_vec(),
         })
     }
@@ -479,6 +514,10 @@ impl Position {
         f[kinds + 5] = a.passed[0] - a.passed[1];
         f[kinds + 6] = -((a.threat[0] - a.threat[1]) as i32);
         f[kinds + 7] = -((a.hanging[0] - a.hanging[1]) as i32);
+        f[kinds + 8] = -(a.danger[0] - a.danger[1]);
+        f[kinds + 9] = (a.shelter[0] - a.shelter[1]) as i32;
+        f[kinds + 10] = -((a.doubled[0] - a.doubled[1]) as i32);
+        f[kinds + 11] = -((a.isolated[0] - a.isolated[1]) as i32);
         let base = kinds + TERM_NAMES.len();
         for k in 0..kinds {
             f[base + k] = (a.mobility[0][k] - a.mobility[1][k]) as i32;
@@ -732,6 +771,10 @@ mod tests {
             passed: 19,
             threat: 23,
             hanging: 29,
+            king_danger: 3,
+            pawn_shelter: 7,
+            doubled: 11,
+            isolated: 13,
             mobility: (0..house.pieces().len() as i32).map(|k| 2 + k).collect(),
         };
         let reweighted = std::sync::Arc::new(
@@ -742,7 +785,7 @@ mod tests {
         );
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let mut moves = Vec::new();
-        let mut nonzero = [false; 7];
+        let mut nonzero = [false; 11];
         for variant in [Variant::spider_chess(), house, reweighted] {
             for _ in 0..3 {
                 let mut pos = Position::startpos(&variant);
@@ -756,7 +799,10 @@ mod tests {
                     nonzero[3] |= f[t + 5] != 0;
                     nonzero[4] |= f[t + 6] != 0;
                     nonzero[5] |= f[t + 7] != 0;
-                    nonzero[6] |= f[t + 8..].iter().any(|&m| m != 0);
+                    nonzero[6] |= f[t + 12..].iter().any(|&m| m != 0);
+                    for (i, n) in nonzero[7..].iter_mut().enumerate() {
+                        *n |= f[t + 8 + i] != 0;
+                    }
                     pos.legal_moves_into(&mut moves);
                     if moves.is_empty() {
                         break;
@@ -766,8 +812,9 @@ mod tests {
             }
         }
         assert_eq!(
-            nonzero, [true; 7],
-            "reach, shield, hand, passed, threat, hanging and mobility features were exercised"
+            nonzero, [true; 11],
+            "reach, shield, hand, passed, threat, hanging, mobility, king danger, pawn shelter, \
+             doubled and isolated features were exercised"
         );
     }
 
