@@ -121,6 +121,9 @@ pub(crate) struct ActivityTables {
     pub pawn_forward: Option<[isize; 2]>,
     /// Whether any weight of these terms is nonzero (else the search skips them).
     pub on: bool,
+    /// Whether king danger, pawn shelter, doubled or isolated pawns weigh (else the evaluation
+    /// does not tally them; `eval_features` still does).
+    pub king_pawn: bool,
 }
 
 /// Passed-pawn units of a pawn `p` ranks beyond the least advanced start rank of its side's pawns,
@@ -167,6 +170,8 @@ impl ActivityTables {
             })
             .collect();
         let w = &v.weights;
+        let king_pawn =
+            w.king_danger != 0 || w.pawn_shelter != 0 || w.doubled != 0 || w.isolated != 0;
         ActivityTables {
             center,
             passed: passed_units(v),
@@ -174,11 +179,9 @@ impl ActivityTables {
             on: w.passed != 0
                 || w.threat != 0
                 || w.hanging != 0
-                || w.king_danger != 0
-                || w.pawn_shelter != 0
-                || w.doubled != 0
-                || w.isolated != 0
+                || king_pawn
                 || w.mobility.iter().any(|&m| m != 0),
+            king_pawn,
         }
     }
 }
@@ -204,17 +207,23 @@ impl Activity {
 impl Position {
     /// Tallies the board-dependent terms (see the module) on the current board.
     pub(crate) fn activity(&self) -> Activity {
+        self.activity_with(true)
+    }
+
+    /// [`activity`](Self::activity), leaving king danger, shelter, doubled and isolated pawns
+    /// at 0 unless `king_pawn` (the evaluation skips them while their weights are 0).
+    pub(crate) fn activity_with(&self, king_pawn: bool) -> Activity {
         // The smallest bit sets that hold the mailbox (at most 38 × 38 = 1444 cells).
         match self.variant.size {
-            0..=256 => self.activity_in::<4>(),
-            257..=512 => self.activity_in::<8>(),
-            513..=1024 => self.activity_in::<16>(),
-            _ => self.activity_in::<32>(),
+            0..=256 => self.activity_in::<4>(king_pawn),
+            257..=512 => self.activity_in::<8>(king_pawn),
+            513..=1024 => self.activity_in::<16>(king_pawn),
+            _ => self.activity_in::<32>(king_pawn),
         }
     }
 
-    /// [`activity`](Self::activity) with bit sets of `W` words.
-    fn activity_in<const W: usize>(&self) -> Activity {
+    /// [`activity_with`](Self::activity_with) with bit sets of `W` words.
+    fn activity_in<const W: usize>(&self, king_pawn: bool) -> Activity {
         let v = &*self.variant;
         let board = &self.board[..];
         let mut out = Activity {
@@ -231,7 +240,7 @@ impl Position {
         // The squares around each royal piece (its own included), for king danger.
         let stride = v.stride as isize;
         let mut zone = [empty; 2];
-        for (c, z) in zone.iter_mut().enumerate() {
+        for (c, z) in zone.iter_mut().enumerate().filter(|_| king_pawn) {
             let k = self.king[c] as isize;
             for dy in -1..=1 {
                 for dx in -1..=1 {
@@ -384,7 +393,7 @@ impl Position {
                 if kind == pawn {
                     let (x, y) = v.xy[s];
                     let x = x as usize;
-                    if v.activity.pawn_forward.is_some() {
+                    if king_pawn && v.activity.pawn_forward.is_some() {
                         let n = files[c][x];
                         out.doubled[c] += (n > 1) as i16;
                         out.isolated[c] += (files[c][x - 1] == 0 && files[c][x + 1] == 0) as i16;
@@ -400,7 +409,7 @@ impl Position {
                 }
             }
         }
-        if let Some(fwd) = v.activity.pawn_forward {
+        if let Some(fwd) = v.activity.pawn_forward.filter(|_| king_pawn) {
             for c in 0..2 {
                 let k = self.king[c] as isize;
                 for ahead in 1..=2 {

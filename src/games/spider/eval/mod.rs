@@ -453,7 +453,9 @@ impl Position {
     pub fn evaluate(&self) -> Score {
         let mut s = self.psq[0] - self.psq[1] + self.king_safety();
         if self.variant.activity.on {
-            s += self.activity().score(&self.variant.weights);
+            s += self
+                .activity_with(self.variant.activity.king_pawn)
+                .score(&self.variant.weights);
         }
         self.variant.weights.tempo
             + match self.side {
