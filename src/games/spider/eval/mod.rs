@@ -3,10 +3,10 @@
 //!
 //! - **Material**: each piece type's value is derived from its mobility on this board, computed
 //!   once when the variant loads, so any loaded variant gets values: the pawn is fixed at 100,
-//!   every other piece is worth `VALUE_PER_MOVE` centipawns per move it has on average from every
-//!   playable square when the board is as full as at the start (each square occupied with the
-//!   start's density, see [`expected_mobility`]), at least a pawn. The royal piece has no
-//!   material value. Spider-Chess itself plays with weights tuned on its self-play games
+//!   every other piece is worth `VALUE_SCALE · m^VALUE_EXPONENT` centipawns, `m` the number of
+//!   moves it has on average from every playable square when each square is occupied with
+//!   `VALUE_DENSITY_SHARE` of the start's density (a board thinned as in a game's middle, see
+//!   [`expected_mobility`]), at least a pawn. The royal piece has no material value. Spider-Chess itself plays with weights tuned on its self-play games
 //!   (`spider-chess.weights`, a `spider-chess tune` output; docs/strength.md).
 //! - **Reach** (static mobility): `REACH_WEIGHT` per square a non-pawn, non-royal piece reaches on
 //!   the empty board within `REACH_LEAPS` leaps of each ray from its square. It rewards central
@@ -36,8 +36,13 @@ use super::variant::{cell_color, cell_kind, Variant, EMPTY, OFF};
 use crate::search::Score;
 
 const PAWN_VALUE: i32 = 100;
-/// Centipawns per average move on a board as full as the start (fitted to tuned values).
-const VALUE_PER_MOVE: f64 = 64.0;
+/// Piece values: `VALUE_SCALE · m^VALUE_EXPONENT` for `m` moves on average on a board occupied with
+/// `VALUE_DENSITY_SHARE` of the start's density. Fitted to Fairy-Stockfish's values of the
+/// knight, bishop, rook, queen, ferz, alfil, archbishop and chancellor (their ratios to the
+/// knight within 3-20 %); the start's full density made a rook worth 1.15 knights.
+const VALUE_SCALE: f64 = 50.0;
+const VALUE_EXPONENT: f64 = 1.15;
+const VALUE_DENSITY_SHARE: f64 = 0.6;
 /// Bounds of the start density used for piece values.
 const DENSITY_RANGE: (f64, f64) = (0.1, 0.6);
 const REACH_WEIGHT: i32 = 2;
@@ -285,11 +290,11 @@ impl EvalWeights {
 }
 
 /// Names, mobility and values of every piece type of a variant: the pawn is worth `PAWN_VALUE`,
-/// the royal piece 0, any other piece `VALUE_PER_MOVE` per move it has on average when the board
-/// is as full as at the start ([`expected_mobility`] at the start's density), at least a pawn.
+/// the royal piece 0, any other piece [`mobility_value`] of its moves at `VALUE_DENSITY_SHARE` of
+/// the start's density, at least a pawn.
 pub(crate) fn piece_infos(v: &Variant) -> Vec<super::variant::PieceInfo> {
     let def = v.definition();
-    let density = start_density(v);
+    let density = start_density(v) * VALUE_DENSITY_SHARE;
     def.pieces
         .iter()
         .enumerate()
@@ -300,8 +305,7 @@ pub(crate) fn piece_infos(v: &Variant) -> Vec<super::variant::PieceInfo> {
             } else if p.letter == def.royal {
                 0
             } else {
-                ((expected_mobility(v, kind, density) * VALUE_PER_MOVE).round() as i32)
-                    .max(PAWN_VALUE)
+                mobility_value(expected_mobility(v, kind, density)).max(PAWN_VALUE)
             };
             super::variant::PieceInfo {
                 name: p.name.clone(),
@@ -312,6 +316,12 @@ pub(crate) fn piece_infos(v: &Variant) -> Vec<super::variant::PieceInfo> {
             }
         })
         .collect()
+}
+
+/// The value of a piece with `moves` moves on average: `VALUE_SCALE · moves^VALUE_EXPONENT`
+/// (longer reach is worth more than its count: a queen is more than a rook and a bishop).
+fn mobility_value(moves: f64) -> i32 {
+    (VALUE_SCALE * moves.powf(VALUE_EXPONENT)).round() as i32
 }
 
 /// The share of the playable squares the start position fills, bounded to `DENSITY_RANGE`.
@@ -873,5 +883,32 @@ mod tests {
             EvalWeights::split_file("variant a b\n").unwrap(),
             ("a b", "")
         );
+    }
+
+    #[test]
+    fn loaded_piece_values_keep_the_usual_proportions() {
+        // Chess: rook about 1.6 knights, queen about 3, bishop a little above the knight
+        // (the start's full density gave the rook 1.15 knights and the queen 2).
+        let value = |v: &Variant, letter: char| {
+            let k = v.pieces().iter().position(|p| p.letter == letter).unwrap();
+            v.pieces()[k].value as f64
+        };
+        let chess = crate::games::spider::variant::test_variant("chess");
+        let n = value(&chess, 'N');
+        assert!((300.0..380.0).contains(&n), "knight {n}");
+        let ratio = |l| value(&chess, l) / n;
+        assert!((1.0..1.25).contains(&ratio('B')), "bishop {}", ratio('B'));
+        assert!((1.5..1.8).contains(&ratio('R')), "rook {}", ratio('R'));
+        assert!((2.8..3.4).contains(&ratio('Q')), "queen {}", ratio('Q'));
+        // Capablanca's compounds: archbishop and chancellor between the rook and the queen.
+        let capa = crate::games::spider::variant::test_variant("capablanca");
+        let (r, q) = (value(&capa, 'R'), value(&capa, 'Q'));
+        for c in ['A', 'C'] {
+            assert!(r < value(&capa, c) && value(&capa, c) <= q, "{c}");
+        }
+        // Shatranj: the general (ferz, Q) and the elephant (alfil, B) are worth less than the knight, the rook most.
+        let shatranj = crate::games::spider::variant::test_variant("shatranj");
+        let sv = |l| value(&shatranj, l);
+        assert!(sv('Q') < sv('N') && sv('B') < sv('N') && sv('N') < sv('R'));
     }
 }
