@@ -296,6 +296,8 @@ pub struct Variant {
     pub(crate) ray_lines: [Vec<u64>; 2],
     /// The evaluation's tables of its board-dependent terms (mobility, threats, passed pawns).
     pub(crate) activity: super::eval::ActivityTables,
+    /// The phase terms' tables (endgame share, centrality, colour-bound kinds).
+    pub(crate) phase: super::eval::PhaseTables,
     /// Mailbox (x, y) of every cell, border included (king distances in the evaluation).
     pub(crate) xy: Vec<(i16, i16)>,
 }
@@ -382,6 +384,7 @@ impl Variant {
         self.weights = w;
         self.pst = super::eval::piece_square_tables(&self);
         self.activity = super::eval::ActivityTables::new(&self);
+        self.phase = super::eval::PhaseTables::new(&self);
         Ok(self)
     }
 
@@ -839,6 +842,7 @@ impl Variant {
             advance,
             pst: [Vec::new(), Vec::new()],
             activity: Default::default(),
+            phase: Default::default(),
             ray_lines,
             xy: (0..size)
                 .map(|i| ((i % stride) as i16, (i / stride) as i16))
@@ -854,6 +858,7 @@ impl Variant {
         v.reach = super::eval::reach_tables(&v);
         v.pst = super::eval::piece_square_tables(&v);
         v.activity = super::eval::ActivityTables::new(&v);
+        v.phase = super::eval::PhaseTables::new(&v);
         Ok(v)
     }
 

@@ -6,8 +6,9 @@
 //!   every other piece is worth `VALUE_SCALE · m^VALUE_EXPONENT` centipawns, `m` the number of
 //!   moves it has on average from every playable square when each square is occupied with
 //!   `VALUE_DENSITY_SHARE` of the start's density (a board thinned as in a game's middle, see
-//!   [`expected_mobility`]), at least a pawn. The royal piece has no material value. Spider-Chess itself plays with weights tuned on its self-play games
-//!   (`spider-chess.weights`, a `spider-chess tune` output; docs/strength.md).
+//!   [`expected_mobility`]), at least a pawn. The royal piece has no material value.
+//!   Spider-Chess itself plays with weights tuned on its self-play games (`spider-chess.weights`,
+//!   a `spider-chess tune` output; docs/strength.md).
 //! - **Reach** (static mobility): `REACH_WEIGHT` per square a non-pawn, non-royal piece reaches on
 //!   the empty board within `REACH_LEAPS` leaps of each ray from its square. It rewards central
 //!   squares away from holes. (Counting real pseudo-legal moves of 27 riders per side cost ~60% of
@@ -21,14 +22,19 @@
 //!   royal piece, squared and capped), pawn shelter and, for usual pawns, doubled and isolated
 //!   pawns, recounted at each evaluation from the compiled move
 //!   rules; skipped when all their weights are 0 (Spider-Chess: they triple its time per node).
+//! - **Phase terms** ([`phase`]): the royal piece's centrality and each pawn, scaled by the
+//!   endgame share (non-pawn material gone since the start), and the pair of a colour-bound
+//!   kind on both square colours; counted from the piece lists, skipped while their weights are 0.
 //!
 //! Material, reach and advancement depend on one piece and its square only: they are looked up in
 //! piece-square tables ([`piece_square_tables`]) whose per-side sums the position keeps up to date
 //! in make/unmake, so a leaf evaluation costs only the two king-zone scans.
 
 mod activity;
+mod phase;
 
 pub(crate) use activity::ActivityTables;
+pub(crate) use phase::PhaseTables;
 
 use super::position::Position;
 use super::square::Color;
@@ -64,6 +70,11 @@ const KING_DANGER: i32 = 0;
 const PAWN_SHELTER: i32 = 0;
 const DOUBLED: i32 = 0;
 const ISOLATED: i32 = 0;
+/// King centre, pawn endgame and the colour-bound pair start at 0 (off) in every variant; a
+/// weights file turns them on (docs/strength.md, "Phase terms").
+const KING_CENTRE: i32 = 0;
+const PAWN_ENDGAME: i32 = 0;
+const PAIR: i32 = 0;
 
 /// The evaluation's weights, in centipawns: what `spider-chess tune` fits to game results. The
 /// evaluation is linear in them: [`Position::eval_features`] gives each weight's multiplier.
@@ -97,6 +108,12 @@ pub struct EvalWeights {
     pub doubled: i32,
     /// Per pawn with no own pawn on a neighbouring file (a penalty; usual pawns only).
     pub isolated: i32,
+    /// Per unit of the royal piece's centrality times the endgame share ([`phase`]).
+    pub king_centre: i32,
+    /// Per pawn times the endgame share ([`phase`]): what a pawn gains as pieces leave.
+    pub pawn_endgame: i32,
+    /// For pieces of one colour-bound kind on squares of both colours ([`phase`]).
+    pub pair: i32,
     /// Per kind: per safe square a piece reaches beyond its kind's expected number (0 for the
     /// pawn and the royal piece, which have no mobility term).
     pub mobility: Vec<i32>,
@@ -108,7 +125,7 @@ fn has_mobility_term(v: &Variant, kind: usize) -> bool {
 }
 
 /// Names of the weights after the piece values, in the order of [`EvalWeights::to_vector`].
-const TERM_NAMES: [&str; 12] = [
+const TERM_NAMES: [&str; 15] = [
     "reach",
     "advance",
     "king-shield",
@@ -121,6 +138,9 @@ const TERM_NAMES: [&str; 12] = [
     "pawn-shelter",
     "doubled",
     "isolated",
+    "king-centre",
+    "pawn-endgame",
+    "pair",
 ];
 
 impl EvalWeights {
@@ -143,6 +163,9 @@ impl EvalWeights {
             pawn_shelter: PAWN_SHELTER,
             doubled: DOUBLED,
             isolated: ISOLATED,
+            king_centre: KING_CENTRE,
+            pawn_endgame: PAWN_ENDGAME,
+            pair: PAIR,
             mobility: pieces
                 .iter()
                 .enumerate()
@@ -175,6 +198,9 @@ impl EvalWeights {
             self.pawn_shelter,
             self.doubled,
             self.isolated,
+            self.king_centre,
+            self.pawn_endgame,
+            self.pair,
         ]);
         out.extend(&self.mobility);
         out
@@ -201,6 +227,9 @@ impl EvalWeights {
             pawn_shelter: t[9],
             doubled: t[10],
             isolated: t[11],
+            king_centre: t[12],
+            pawn_endgame: t[13],
+            pair: t[14],
             mobility: w[kinds + TERM_NAMES.len()..].to_vec(),
         })
     }
@@ -467,6 +496,9 @@ impl Position {
                 .activity_with(self.variant.activity.king_pawn)
                 .score(&self.variant.weights);
         }
+        if self.variant.phase.on {
+            s += self.phase_terms().score(&self.variant.weights);
+        }
         self.variant.weights.tempo
             + match self.side {
                 Color::White => s,
@@ -530,6 +562,10 @@ impl Position {
         f[kinds + 9] = (a.shelter[0] - a.shelter[1]) as i32;
         f[kinds + 10] = -((a.doubled[0] - a.doubled[1]) as i32);
         f[kinds + 11] = -((a.isolated[0] - a.isolated[1]) as i32);
+        let p = self.phase_terms();
+        f[kinds + 12] = p.king_centre;
+        f[kinds + 13] = p.pawns;
+        f[kinds + 14] = p.pair;
         let base = kinds + TERM_NAMES.len();
         for k in 0..kinds {
             f[base + k] = (a.mobility[0][k] - a.mobility[1][k]) as i32;
@@ -787,6 +823,9 @@ mod tests {
             pawn_shelter: 7,
             doubled: 11,
             isolated: 13,
+            king_centre: 5,
+            pawn_endgame: 9,
+            pair: 31,
             mobility: (0..house.pieces().len() as i32).map(|k| 2 + k).collect(),
         };
         let reweighted = std::sync::Arc::new(
@@ -797,7 +836,7 @@ mod tests {
         );
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let mut moves = Vec::new();
-        let mut nonzero = [false; 11];
+        let mut nonzero = [false; 14];
         for variant in [Variant::spider_chess(), house, reweighted] {
             for _ in 0..3 {
                 let mut pos = Position::startpos(&variant);
@@ -811,7 +850,7 @@ mod tests {
                     nonzero[3] |= f[t + 5] != 0;
                     nonzero[4] |= f[t + 6] != 0;
                     nonzero[5] |= f[t + 7] != 0;
-                    nonzero[6] |= f[t + 12..].iter().any(|&m| m != 0);
+                    nonzero[6] |= f[t + 15..].iter().any(|&m| m != 0);
                     for (i, n) in nonzero[7..].iter_mut().enumerate() {
                         *n |= f[t + 8 + i] != 0;
                     }
@@ -824,9 +863,9 @@ mod tests {
             }
         }
         assert_eq!(
-            nonzero, [true; 11],
+            nonzero, [true; 14],
             "reach, shield, hand, passed, threat, hanging, mobility, king danger, pawn shelter, \
-             doubled and isolated features were exercised"
+             doubled, isolated, king centre, pawn endgame and pair features were exercised"
         );
     }
 
