@@ -47,7 +47,7 @@ pub trait TwoSided: Clone + Send + 'static {
     fn unmake(&mut self);
 
     /// Passes the turn without moving (null-move pruning). Returns `false`, changing nothing, where
-    /// the game does not allow it to be meaningful (side to move in check).
+    /// the game does not allow it to be meaningful (side to move in check, or likely in zugzwang).
     fn make_null(&mut self) -> bool;
 
     /// Takes back a [`make_null`](TwoSided::make_null).

@@ -36,7 +36,9 @@ impl TwoSided for Position {
     }
 
     fn make_null(&mut self) -> bool {
-        if Position::in_check(self) {
+        // Without a piece other than pawns and the royal piece, passing is often the only thing
+        // a side cannot do (zugzwang), so a null move would prove nothing.
+        if Position::in_check(self) || !self.has_pieces(self.side.index()) {
             return false;
         }
         self.make_null_move();
@@ -133,5 +135,33 @@ impl TwoSided for Position {
 
     fn ply(&self) -> usize {
         self.undo.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::spider::variant::test_variant;
+
+    #[test]
+    fn no_null_move_for_a_side_with_only_pawns() {
+        let chess = test_variant("chess");
+        let at = |fen: &str| Position::from_fen(&chess, fen).unwrap();
+        // King and pawns against king and knight: White may not pass, Black may.
+        let mut white = at("4k3/8/8/3n4/8/8/3PP3/4K3 w - - 0 1");
+        assert!(!white.make_null(), "pawns only: zugzwang is likely");
+        assert_eq!(white.to_fen(), "4k3/8/8/3n4/8/8/3PP3/4K3 w - - 0 1");
+        let mut black = at("4k3/8/8/3n4/8/8/3PP3/4K3 b - - 0 1");
+        let before = black.to_fen();
+        assert!(black.make_null());
+        black.unmake_null();
+        assert_eq!(black.to_fen(), before);
+        // A side in check may not pass either.
+        let mut checked = at("4k3/8/8/8/8/8/3N4/r3K3 w - - 0 1");
+        assert!(!checked.make_null());
+        // Pieces in hand count (crazyhouse): a pawn-only board with a knight to drop may pass.
+        let house = test_variant("crazyhouse");
+        let mut hand = Position::from_fen(&house, "4k3/8/8/8/8/8/3PP3/4K3[N] w - - 0 1").unwrap();
+        assert!(hand.make_null());
     }
 }

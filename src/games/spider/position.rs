@@ -346,6 +346,15 @@ impl Position {
         self.nonroyal[color.index()] as u32
     }
 
+    /// Whether side `c` has a piece other than pawns and its royal piece, on the board or in hand.
+    pub(crate) fn has_pieces(&self, c: usize) -> bool {
+        let v = &*self.variant;
+        self.list[c].iter().any(|&sq| {
+            let k = cell_kind(self.board[sq as usize]);
+            k != v.pawn && k != v.royal
+        }) || self.hand[c].iter().any(|&n| n > 0)
+    }
+
     #[inline]
     fn zob(&self, c: u8, sq: usize) -> u64 {
         self.variant.zobrist[c as usize * self.variant.size + sq]
