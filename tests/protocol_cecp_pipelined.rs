@@ -20,10 +20,16 @@ fn start() -> EngineIo {
     io
 }
 
+/// How long a whole pipelined script may take: a thousand searches on a loaded machine can
+/// outlast the default patience for one reply (it did, at load 9), and only a hang should fail.
+const SCRIPT_PATIENCE: Duration = Duration::from_secs(120);
+
 /// Writes `script` in one go and returns every line up to `pong N`.
 fn pipelined(io: &mut EngineIo, script: &str, n: u32) -> Vec<String> {
     io.send_raw(format!("{script}ping {n}\n").as_bytes());
-    io.until_line(&format!("pong {n}"))
+    let pong = format!("pong {n}");
+    io.try_until(SCRIPT_PATIENCE, |l| l == pong)
+        .unwrap_or_else(|got| panic!("no '{pong}' within {SCRIPT_PATIENCE:?}; got {got:?}"))
 }
 
 fn moves(lines: &[String]) -> usize {
