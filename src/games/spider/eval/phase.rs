@@ -137,7 +137,7 @@ impl Position {
                     }
                 }
             }
-            pair[c] = seen.iter().any(|&s| s == 3) as i32;
+            pair[c] = seen.contains(&3) as i32;
         }
         let endgame = ENDGAME - (ENDGAME * material / t.start_material).min(ENDGAME);
         let centre = |c: usize| t.centre[self.king[c] as usize] as i32;
