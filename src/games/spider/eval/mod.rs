@@ -71,7 +71,7 @@ const PAWN_SHELTER: i32 = 0;
 const DOUBLED: i32 = 0;
 const ISOLATED: i32 = 0;
 /// King centre, pawn endgame and the colour-bound pair start at 0 (off) in every variant; a
-/// weights file turns them on (docs/strength.md, "Phase terms").
+/// weights file turns them on (docs/spider.md, "Evaluation"; tried in docs/strength.md).
 const KING_CENTRE: i32 = 0;
 const PAWN_ENDGAME: i32 = 0;
 const PAIR: i32 = 0;
@@ -182,7 +182,7 @@ impl EvalWeights {
 
     /// The weights as one vector: the piece values, then reach, advance, king shield, king
     /// attacker, tempo, passed, threat, hanging, king danger, pawn shelter, doubled, isolated,
-    /// then the mobility weight per kind.
+    /// king centre, pawn endgame, pair, then the mobility weight per kind.
     pub fn to_vector(&self) -> Vec<i32> {
         let mut out = self.values.clone();
         out.extend([
@@ -207,7 +207,7 @@ impl EvalWeights {
     }
 
     /// The weights from a vector in the order of [`to_vector`](Self::to_vector), for `kinds`
-    /// piece kinds; `None` when its length is not `2 * kinds + 12`.
+    /// piece kinds; `None` when its length is not `2 * kinds + 15`.
     pub fn from_vector(kinds: usize, w: &[i32]) -> Option<EvalWeights> {
         if w.len() != 2 * kinds + TERM_NAMES.len() {
             return None;
