@@ -945,7 +945,8 @@ mod tests {
         for c in ['A', 'C'] {
             assert!(r < value(&capa, c) && value(&capa, c) <= q, "{c}");
         }
-        // Shatranj: the general (ferz, Q) and the elephant (alfil, B) are worth less than the knight, the rook most.
+        // Shatranj: the general (ferz, Q) and the elephant (alfil, B) are worth less than the
+        // knight, the rook most.
         let shatranj = crate::games::spider::variant::test_variant("shatranj");
         let sv = |l| value(&shatranj, l);
         assert!(sv('Q') < sv('N') && sv('B') < sv('N') && sv('N') < sv('R'));

@@ -12,7 +12,7 @@
 //! dozen lookups) and skipped while the three weights are 0 (Spider-Chess).
 
 use super::super::position::Position;
-use super::super::variant::{cell_kind, Variant};
+use super::super::variant::{cell_kind, Variant, EMPTY, MAX_KINDS};
 use super::EvalWeights;
 
 /// The endgame share's scale: 0 with the start's material on the board, `ENDGAME` without any.
@@ -53,18 +53,15 @@ impl Phase {
 impl PhaseTables {
     /// The tables of `v` (its weights decide [`on`](Self::on) and the start's material).
     pub(crate) fn new(v: &Variant) -> PhaseTables {
+        // Two king steps stay inside the mailbox's padding, as the king-zone scan does.
+        let stride = v.stride as isize;
         let mut centre = vec![0u8; v.size];
         for &sq in &v.playable {
-            let (x, y) = v.xy[sq as usize];
-            centre[sq as usize] = v
-                .playable
-                .iter()
-                .filter(|&&t| {
-                    let (a, b) = v.xy[t as usize];
-                    (a - x).abs() <= 2 && (b - y).abs() <= 2
-                })
-                .count()
-                .min(255) as u8;
+            let s = sq as isize;
+            centre[sq as usize] = (-2..=2isize)
+                .flat_map(|dy| (-2..=2isize).map(move |dx| s + dy * stride + dx))
+                .filter(|&t| v.template[t as usize] == EMPTY)
+                .count() as u8;
         }
         let w = &v.weights;
         let mut start_material = 0;
@@ -124,7 +121,7 @@ impl Position {
         let mut pair = [0i32; 2];
         for (c, list) in self.list.iter().enumerate() {
             // Per colour-bound kind: bit 0 a piece on a light square, bit 1 on a dark one.
-            let mut seen = [0u8; 32];
+            let mut seen = [0u8; MAX_KINDS];
             for &sq in list {
                 let kind = cell_kind(self.board[sq as usize]);
                 if kind == v.pawn {
@@ -133,7 +130,7 @@ impl Position {
                     material += v.values[kind as usize];
                     if t.colour_bound >> kind & 1 != 0 {
                         let (x, y) = v.xy[sq as usize];
-                        seen[kind as usize & 31] |= 1 << ((x + y) & 1);
+                        seen[kind as usize] |= 1 << ((x + y) & 1);
                     }
                 }
             }
