@@ -239,7 +239,18 @@ fn player_settings_choose_how_the_other_seats_are_modelled() {
             .private_opponents
     );
     assert_eq!(spec("ismcts:margin=0.3").unwrap().margin, 0.3);
-    for bad in ["ismcts:margin=2", "ismcts:margin=x", "ismcts:opp=mind"] {
+    assert_eq!(
+        d.world_reuse,
+        orrery::engines::spacewars::DEFAULT_WORLD_REUSE
+    );
+    assert_eq!(spec("ismcts:reuse=20").unwrap().world_reuse, 20);
+    for bad in [
+        "ismcts:margin=2",
+        "ismcts:margin=x",
+        "ismcts:opp=mind",
+        "ismcts:reuse=0",
+        "ismcts:reuse=-1",
+    ] {
         assert!(spec(bad).is_err(), "{bad} accepted");
     }
 }

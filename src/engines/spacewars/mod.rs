@@ -26,6 +26,9 @@ use crate::games::spacewars::search_bindings::SpaceWarsSearch;
 use crate::games::spacewars::state::State;
 use crate::search::ismcts::{Found, HiddenSearch, Ismcts, Pimc, Progress, SearchBudget};
 
+/// ISMCTS iterations per sampled world by default (`Ismcts::world_reuse`).
+pub const DEFAULT_WORLD_REUSE: u32 = 1;
+
 /// Default memory bound of the ISMCTS tree, MiB (the protocol's `Hash` option sets it).
 pub const DEFAULT_TREE_MIB: usize = 16;
 
@@ -90,6 +93,8 @@ pub struct PlayerSpec {
     /// ISMCTS keeps the other seats' bandits apart by a summary of their own cards (`opp=private`,
     /// the default).
     pub private_opponents: bool,
+    /// ISMCTS iterations per sampled world (`reuse=`, at least 1; see `Ismcts::world_reuse`).
+    pub world_reuse: u32,
 }
 
 impl PlayerSpec {
@@ -105,6 +110,7 @@ impl PlayerSpec {
             policy_opponents: false,
             private_opponents: true,
             margin: 0.0,
+            world_reuse: DEFAULT_WORLD_REUSE,
         })
     }
 
@@ -121,6 +127,7 @@ impl PlayerSpec {
                 p.search.merge_simultaneous = self.merge_simultaneous;
                 p.search.policy_opponents = self.policy_opponents;
                 p.search.private_opponents = self.private_opponents;
+                p.search.world_reuse = self.world_reuse;
                 Box::new(p)
             }
             "pimc" => {
@@ -138,7 +145,7 @@ impl PlayerSpec {
 impl std::str::FromStr for PlayerSpec {
     type Err = String;
 
-    /// `name[:key=value]...` with keys `c`, `rounds`, `eps`, `margin`, `merge`, `it`, `opp`
+    /// `name[:key=value]...` with keys `c`, `rounds`, `eps`, `margin`, `reuse`, `merge`, `it`, `opp`
     /// (`private`, `bandit`, `policy`).
     fn from_str(text: &str) -> Result<PlayerSpec, String> {
         let mut parts = text.split(':');
@@ -155,6 +162,7 @@ impl std::str::FromStr for PlayerSpec {
                 "rounds" => spec.playout_rounds = v.parse().map_err(|_| bad())?,
                 "eps" => spec.playout_eps = v.parse().map_err(|_| bad())?,
                 "margin" => spec.margin = v.parse().map_err(|_| bad())?,
+                "reuse" => spec.world_reuse = v.parse().map_err(|_| bad())?,
                 "merge" => spec.merge_simultaneous = v != "0",
                 "it" => spec.iterations = Some(v.parse().map_err(|_| bad())?),
                 "opp" => {
@@ -167,6 +175,9 @@ impl std::str::FromStr for PlayerSpec {
                 }
                 _ => return Err(format!("unknown player setting '{k}'")),
             }
+        }
+        if spec.world_reuse == 0 {
+            return Err("reuse must be at least 1".into());
         }
         if !(0.0..=1.0).contains(&spec.margin) {
             return Err(format!("margin must be in 0..1, got {}", spec.margin));
@@ -286,6 +297,7 @@ impl IsmctsPlayer {
     pub fn new(rules: Arc<Ruleset>, seed: u64) -> IsmctsPlayer {
         let mut search = Ismcts::new(DEFAULT_TREE_MIB << 20, seed);
         search.private_opponents = true;
+        search.world_reuse = DEFAULT_WORLD_REUSE;
         SearchPlayer::with(rules, search, "ismcts")
     }
 }

@@ -45,6 +45,14 @@ pub struct Ismcts<G: HiddenInfo> {
     /// cards in the sampled world (a bandit per summary, under the node), so their choices inside
     /// the tree depend on what they hold.
     pub private_opponents: bool,
+    /// Iterations played in each sampled world (1: a new world every iteration). With more, the
+    /// iterations of a batch meet the same hidden cards and, through a chance generator restarted
+    /// from the batch's seed for each of them, the same chance in play and playout (common random
+    /// numbers): the root actions tried in one batch are compared on the same deal.
+    pub world_reuse: u32,
+    base: G::World,
+    chance: SearchRng,
+    batch_seed: u64,
     world: G::World,
     deciders: Vec<usize>,
     acts: Vec<G::Action>,
@@ -64,6 +72,10 @@ impl<G: HiddenInfo> Ismcts<G> {
             merge_simultaneous: true,
             policy_opponents: false,
             private_opponents: false,
+            world_reuse: 1,
+            base: G::World::default(),
+            chance: SearchRng::seed_from_u64(0),
+            batch_seed: 0,
             world: G::World::default(),
             deciders: Vec::new(),
             acts: Vec::new(),
@@ -177,7 +189,11 @@ impl<G: HiddenInfo> Ismcts<G> {
             if self.joint.is_empty() {
                 break;
             }
-            game.apply(&mut self.world, &self.joint, &mut self.rng);
+            if self.world_reuse > 1 {
+                game.apply(&mut self.world, &self.joint, &mut self.chance);
+            } else {
+                game.apply(&mut self.world, &self.joint, &mut self.rng);
+            }
             match self.tree.child(node, key) {
                 Some(c) => node = c,
                 None => {
@@ -187,13 +203,35 @@ impl<G: HiddenInfo> Ismcts<G> {
             }
         }
         if !finished {
-            game.playout(&mut self.world, &mut self.rng, &mut self.rewards);
+            if self.world_reuse > 1 {
+                game.playout(&mut self.world, &mut self.chance, &mut self.rewards);
+            } else {
+                game.playout(&mut self.world, &mut self.rng, &mut self.rewards);
+            }
         }
         for &(e, seat) in &self.path {
             let edge = self.tree.edge_mut(e);
             edge.visits += 1;
             edge.reward += self.rewards[seat];
         }
+    }
+
+    /// Sets up the world of iteration `i` under [`Ismcts::world_reuse`]: a new sampled world and
+    /// chance seed at the start of each batch (the first batch keeps the world the search started
+    /// from), then a fresh copy of it and the chance generator restarted for every iteration.
+    fn next_world(&mut self, game: &mut G, i: u64) {
+        if i.is_multiple_of(u64::from(self.world_reuse)) {
+            if i == 0 {
+                self.base.clone_from(&self.world);
+            } else {
+                game.sample(&mut self.rng, &mut self.base);
+            }
+            self.batch_seed = self.rng.gen();
+        }
+        if i > 0 {
+            self.world.clone_from(&self.base);
+        }
+        self.chance = SearchRng::seed_from_u64(self.batch_seed);
     }
 
     /// The node holding `seat`'s bandit at `node` for its private signature in the sampled world:
@@ -304,7 +342,12 @@ impl<G: HiddenInfo> HiddenSearch<G> for Ismcts<G> {
                         }
                     }
                 }
-                game.sample(&mut self.rng, &mut self.world);
+                if self.world_reuse <= 1 {
+                    game.sample(&mut self.rng, &mut self.world);
+                }
+            }
+            if self.world_reuse > 1 {
+                self.next_world(game, iterations);
             }
             iterations += 1;
             self.iterate(game);

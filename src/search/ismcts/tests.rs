@@ -446,3 +446,40 @@ fn private_bandits_let_an_opponent_answer_its_own_card() {
         }
     }
 }
+
+#[test]
+fn world_reuse_samples_once_per_batch_and_is_seeded() {
+    let stop = AtomicBool::new(false);
+    let run = |reuse: u32| {
+        let mut g = toy(Kind::Guess);
+        let mut s = Ismcts::<Toy>::new(1 << 20, 4);
+        s.world_reuse = reuse;
+        let f = s
+            .search(&mut g, &SearchBudget::iterations(100), &stop, &mut nothing)
+            .unwrap();
+        (f, g.samples)
+    };
+    let (f, samples) = run(5);
+    assert_eq!(f.iterations, 100);
+    assert_eq!(samples, 20, "one world per batch of five iterations");
+    assert_eq!(f.action, Act::Number(0), "{f:?}");
+    let g = run(5).0;
+    assert_eq!(
+        (g.action, g.value, g.nodes),
+        (f.action, f.value, f.nodes),
+        "seeded"
+    );
+    assert_eq!(run(1).1, 100, "without reuse one world per iteration");
+    // The tree still learns the second choice after Gamble with worlds reused.
+    let mut s = Ismcts::<Toy>::new(1 << 20, 1);
+    s.world_reuse = 20;
+    let f = s
+        .search(
+            &mut toy(Kind::Gamble),
+            &SearchBudget::iterations(12_000),
+            &stop,
+            &mut nothing,
+        )
+        .unwrap();
+    assert_eq!(f.action, Act::Gamble, "{f:?}");
+}
