@@ -83,6 +83,52 @@ fn tuned_weights_are_written_and_played_with() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The score of `go depth 1` from `fen` in chess, with `extra` arguments.
+fn depth_one_score(fen: &str, extra: &[&str]) -> String {
+    let out = spider()
+        .args(["--variant", CHESS])
+        .args(extra)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            let mut stdin = child.stdin.take().unwrap();
+            writeln!(stdin, "uci\nposition fen {fen}\ngo depth 1").unwrap();
+            let mut score = None;
+            for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+                let line = line.unwrap();
+                if line.starts_with("info depth 1 ") {
+                    score = line.split(" score ").nth(1).map(|s| {
+                        s.split_whitespace().take(2).collect::<Vec<_>>().join(" ")
+                    });
+                }
+                if line.starts_with("bestmove") {
+                    break;
+                }
+            }
+            writeln!(stdin, "quit").unwrap();
+            drop(stdin);
+            child.wait().map(|_| score)
+        })
+        .unwrap();
+    out.expect("an info depth 1 line with a score")
+}
+
+#[test]
+fn the_shipped_chess_structure_weights_load_and_score_pawn_endings() {
+    // White's a- and c-pawns are isolated, its king on the edge: the file's doubled, isolated,
+    // king-centre and pawn-endgame weights must lower White's score against the defaults.
+    let fen = "4k3/pp3ppp/8/8/8/8/P1P2PPP/7K w - - 0 1";
+    let base = depth_one_score(fen, &[]);
+    let tuned = depth_one_score(fen, &["--weights", "docs/examples/chess-structure.weights"]);
+    let cp = |s: &str| -> i32 {
+        let (kind, v) = s.split_once(' ').unwrap();
+        assert_eq!(kind, "cp", "{s}");
+        v.parse().unwrap()
+    };
+    assert!(cp(&tuned) < cp(&base), "tuned {tuned}, defaults {base}");
+}
+
 #[test]
 fn bad_weights_files_and_tune_arguments_are_refused() {
     let dir = std::env::temp_dir().join(format!("orrery-tune-bad-{}", std::process::id()));
