@@ -98,9 +98,10 @@ fn depth_one_score(fen: &str, extra: &[&str]) -> String {
             for line in BufReader::new(child.stdout.take().unwrap()).lines() {
                 let line = line.unwrap();
                 if line.starts_with("info depth 1 ") {
-                    score = line.split(" score ").nth(1).map(|s| {
-                        s.split_whitespace().take(2).collect::<Vec<_>>().join(" ")
-                    });
+                    score = line
+                        .split(" score ")
+                        .nth(1)
+                        .map(|s| s.split_whitespace().take(2).collect::<Vec<_>>().join(" "));
                 }
                 if line.starts_with("bestmove") {
                     break;
