@@ -13,9 +13,9 @@ fn spider() -> Command {
     c
 }
 
-/// The `info depth 2` line of a depth-2 search of chess's start position (without its timing
-/// fields), read before `quit` is sent.
-fn depth_two(extra: &[&str]) -> String {
+/// The `info depth N` line of a depth-`depth` search of chess from `position` (`startpos` or
+/// `fen ...`), without its timing fields, read before `quit` is sent.
+fn search_info(extra: &[&str], position: &str, depth: u32) -> String {
     let mut child = spider()
         .args(["--variant", CHESS])
         .args(extra)
@@ -24,14 +24,17 @@ fn depth_two(extra: &[&str]) -> String {
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    stdin
-        .write_all(b"uci\nsetoption name UCI_Variant value chess\nposition startpos\ngo depth 2\n")
-        .unwrap();
+    writeln!(
+        stdin,
+        "uci\nsetoption name UCI_Variant value chess\nposition {position}\ngo depth {depth}"
+    )
+    .unwrap();
+    let prefix = format!("info depth {depth} ");
     let mut found = None;
     let mut seen = Vec::new();
     for line in BufReader::new(child.stdout.take().unwrap()).lines() {
         let line = line.unwrap();
-        if line.starts_with("info depth 2 ") {
+        if line.starts_with(&prefix) {
             found = Some(line.split(" nps ").next().unwrap().to_string());
         }
         let done = line.starts_with("bestmove");
@@ -43,7 +46,12 @@ fn depth_two(extra: &[&str]) -> String {
     stdin.write_all(b"quit\n").unwrap();
     drop(stdin);
     child.wait().unwrap();
-    found.unwrap_or_else(|| panic!("no depth 2 line in {seen:?}"))
+    found.unwrap_or_else(|| panic!("no depth {depth} line in {seen:?}"))
+}
+
+/// The `info depth 2` line of a depth-2 search of chess's start position.
+fn depth_two(extra: &[&str]) -> String {
+    search_info(extra, "startpos", 2)
 }
 
 #[test]
@@ -83,36 +91,11 @@ fn tuned_weights_are_written_and_played_with() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The score of `go depth 1` from `fen` in chess, with `extra` arguments.
-fn depth_one_score(fen: &str, extra: &[&str]) -> String {
-    let out = spider()
-        .args(["--variant", CHESS])
-        .args(extra)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            let mut stdin = child.stdin.take().unwrap();
-            writeln!(stdin, "uci\nposition fen {fen}\ngo depth 1").unwrap();
-            let mut score = None;
-            for line in BufReader::new(child.stdout.take().unwrap()).lines() {
-                let line = line.unwrap();
-                if line.starts_with("info depth 1 ") {
-                    score = line
-                        .split(" score ")
-                        .nth(1)
-                        .map(|s| s.split_whitespace().take(2).collect::<Vec<_>>().join(" "));
-                }
-                if line.starts_with("bestmove") {
-                    break;
-                }
-            }
-            writeln!(stdin, "quit").unwrap();
-            drop(stdin);
-            child.wait().map(|_| score)
-        })
-        .unwrap();
-    out.expect("an info depth 1 line with a score")
+/// The centipawn score of `go depth 1` from `fen` in chess, with `extra` arguments.
+fn depth_one_cp(fen: &str, extra: &[&str]) -> i32 {
+    let info = search_info(extra, &format!("fen {fen}"), 1);
+    let score = info.split(" score cp ").nth(1).expect("a centipawn score");
+    score.split_whitespace().next().unwrap().parse().unwrap()
 }
 
 #[test]
@@ -120,14 +103,9 @@ fn the_shipped_chess_structure_weights_load_and_score_pawn_endings() {
     // White's a- and c-pawns are isolated, its king on the edge: the file's doubled, isolated,
     // king-centre and pawn-endgame weights must lower White's score against the defaults.
     let fen = "4k3/pp3ppp/8/8/8/8/P1P2PPP/7K w - - 0 1";
-    let base = depth_one_score(fen, &[]);
-    let tuned = depth_one_score(fen, &["--weights", "docs/examples/chess-structure.weights"]);
-    let cp = |s: &str| -> i32 {
-        let (kind, v) = s.split_once(' ').unwrap();
-        assert_eq!(kind, "cp", "{s}");
-        v.parse().unwrap()
-    };
-    assert!(cp(&tuned) < cp(&base), "tuned {tuned}, defaults {base}");
+    let base = depth_one_cp(fen, &[]);
+    let tuned = depth_one_cp(fen, &["--weights", "docs/examples/chess-structure.weights"]);
+    assert!(tuned < base, "tuned {tuned}, defaults {base}");
 }
 
 #[test]

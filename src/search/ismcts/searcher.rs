@@ -189,11 +189,8 @@ impl<G: HiddenInfo> Ismcts<G> {
             if self.joint.is_empty() {
                 break;
             }
-            if self.world_reuse > 1 {
-                game.apply(&mut self.world, &self.joint, &mut self.chance);
-            } else {
-                game.apply(&mut self.world, &self.joint, &mut self.rng);
-            }
+            let chance = chance_rng(self.world_reuse, &mut self.chance, &mut self.rng);
+            game.apply(&mut self.world, &self.joint, chance);
             match self.tree.child(node, key) {
                 Some(c) => node = c,
                 None => {
@@ -203,11 +200,8 @@ impl<G: HiddenInfo> Ismcts<G> {
             }
         }
         if !finished {
-            if self.world_reuse > 1 {
-                game.playout(&mut self.world, &mut self.chance, &mut self.rewards);
-            } else {
-                game.playout(&mut self.world, &mut self.rng, &mut self.rewards);
-            }
+            let chance = chance_rng(self.world_reuse, &mut self.chance, &mut self.rng);
+            game.playout(&mut self.world, chance, &mut self.rewards);
         }
         for &(e, seat) in &self.path {
             let edge = self.tree.edge_mut(e);
@@ -342,12 +336,11 @@ impl<G: HiddenInfo> HiddenSearch<G> for Ismcts<G> {
                         }
                     }
                 }
-                if self.world_reuse <= 1 {
-                    game.sample(&mut self.rng, &mut self.world);
-                }
             }
             if self.world_reuse > 1 {
                 self.next_world(game, iterations);
+            } else if iterations > 0 {
+                game.sample(&mut self.rng, &mut self.world);
             }
             iterations += 1;
             self.iterate(game);
@@ -366,5 +359,20 @@ impl<G: HiddenInfo> HiddenSearch<G> for Ismcts<G> {
 
     fn set_tree_bytes(&mut self, bytes: usize) {
         Ismcts::set_tree_bytes(self, bytes);
+    }
+}
+
+/// The generator chance draws from in an iteration: the batch's restarted generator under world
+/// reuse (common random numbers), else the search's own.
+#[inline]
+fn chance_rng<'a>(
+    world_reuse: u32,
+    batch: &'a mut SearchRng,
+    search: &'a mut SearchRng,
+) -> &'a mut SearchRng {
+    if world_reuse > 1 {
+        batch
+    } else {
+        search
     }
 }
