@@ -204,8 +204,11 @@ pub fn run(variants: &[Arc<Variant>], cmd: &TuneCommand) -> Result<String, Strin
         opts.free[i] = false;
     }
     let kinds = variant.pieces().len();
-    for l in &mut opts.lower[kinds..] {
-        *l = 0;
+    for (i, l) in opts.lower.iter_mut().enumerate().skip(kinds) {
+        // The terms are penalties or bonuses by their names; an endgame weight may go either way.
+        if !EvalWeights::is_endgame(&variant, i) {
+            *l = 0;
+        }
     }
     for (i, free) in opts.free.iter_mut().enumerate() {
         // The royal piece's value and the pawn's and royal piece's mobility stay 0.

@@ -368,6 +368,13 @@ impl Variant {
                 self.def.pieces.len()
             ));
         }
+        if w.endgame.len() != self.def.pieces.len() {
+            return Err(format!(
+                "{} endgame weights for {} piece kinds",
+                w.endgame.len(),
+                self.def.pieces.len()
+            ));
+        }
         for (k, &x) in w.values.iter().enumerate() {
             let letter = self.def.pieces[k].letter;
             if k as u8 == self.royal && x != 0 {

@@ -22,9 +22,10 @@
 //!   royal piece, squared and capped), pawn shelter and, for usual pawns, doubled and isolated
 //!   pawns, recounted at each evaluation from the compiled move
 //!   rules; skipped when all their weights are 0 (Spider-Chess: they triple its time per node).
-//! - **Phase terms** ([`phase`]): the royal piece's centrality and each pawn, scaled by the
-//!   endgame share (non-pawn material gone since the start), and the pair of a colour-bound
-//!   kind on both square colours; counted from the piece lists, skipped while their weights are 0.
+//! - **Phase terms** ([`phase`]): the royal piece's centrality, each pawn and each other piece
+//!   (a tapered value per kind), scaled by the endgame share (non-pawn material gone since the
+//!   start), and the pair of a colour-bound kind on both square colours; counted from the piece
+//!   lists, skipped while their weights are 0.
 //!
 //! Material, reach and advancement depend on one piece and its square only: they are looked up in
 //! piece-square tables ([`piece_square_tables`]) whose per-side sums the position keeps up to date
@@ -117,6 +118,10 @@ pub struct EvalWeights {
     /// Per kind: per safe square a piece reaches beyond its kind's expected number (0 for the
     /// pawn and the royal piece, which have no mobility term).
     pub mobility: Vec<i32>,
+    /// Per kind: what a piece gains per eighth of the endgame share ([`phase`]), so that a
+    /// piece's value at the start is `values` and with no other piece left `values + 8 ·
+    /// endgame` (0 for the pawn, which has `pawn_endgame`, and the royal piece).
+    pub endgame: Vec<i32>,
 }
 
 /// Whether piece `kind` of `v` has a mobility term (neither pawn nor royal).
@@ -177,12 +182,14 @@ impl EvalWeights {
                     }
                 })
                 .collect(),
+            endgame: vec![0; pieces.len()],
         }
     }
 
     /// The weights as one vector: the piece values, then reach, advance, king shield, king
     /// attacker, tempo, passed, threat, hanging, king danger, pawn shelter, doubled, isolated,
-    /// king centre, pawn endgame, pair, then the mobility weight per kind.
+    /// king centre, pawn endgame, pair, then the mobility weight per kind, then the endgame
+    /// weight per kind.
     pub fn to_vector(&self) -> Vec<i32> {
         let mut out = self.values.clone();
         out.extend([
@@ -203,13 +210,14 @@ impl EvalWeights {
             self.pair,
         ]);
         out.extend(&self.mobility);
+        out.extend(&self.endgame);
         out
     }
 
     /// The weights from a vector in the order of [`to_vector`](Self::to_vector), for `kinds`
-    /// piece kinds; `None` when its length is not `2 * kinds + 15`.
+    /// piece kinds; `None` when its length is not `3 * kinds + 15`.
     pub fn from_vector(kinds: usize, w: &[i32]) -> Option<EvalWeights> {
-        if w.len() != 2 * kinds + TERM_NAMES.len() {
+        if w.len() != 3 * kinds + TERM_NAMES.len() {
             return None;
         }
         let t = &w[kinds..kinds + TERM_NAMES.len()];
@@ -230,12 +238,13 @@ impl EvalWeights {
             king_centre: t[12],
             pawn_endgame: t[13],
             pair: t[14],
-            mobility: w[kinds + TERM_NAMES.len()..].to_vec(),
+            mobility: w[kinds + TERM_NAMES.len()..2 * kinds + TERM_NAMES.len()].to_vec(),
+            endgame: w[2 * kinds + TERM_NAMES.len()..].to_vec(),
         })
     }
 
     /// The name of every weight of [`to_vector`](Self::to_vector): `value X` for the piece of
-    /// letter X, then the terms' names, then `mobility X` per piece.
+    /// letter X, then the terms' names, then `mobility X` and `endgame X` per piece.
     pub fn names(v: &Variant) -> Vec<String> {
         let mut out: Vec<String> = v
             .pieces()
@@ -244,18 +253,26 @@ impl EvalWeights {
             .collect();
         out.extend(TERM_NAMES.iter().map(|s| s.to_string()));
         out.extend(v.pieces().iter().map(|p| format!("mobility {}", p.letter)));
+        out.extend(v.pieces().iter().map(|p| format!("endgame {}", p.letter)));
         out
     }
 
     /// Whether weight `i` of [`to_vector`](Self::to_vector) may change for `v`: not the royal
-    /// piece's value, nor the mobility weight of the pawn or the royal piece (no such term).
+    /// piece's value, nor the mobility or endgame weight of the pawn or the royal piece (no such
+    /// term).
     pub fn tunable(v: &Variant, i: usize) -> bool {
         let kinds = v.pieces().len();
         if i < kinds {
             return i as u8 != v.royal;
         }
         let base = kinds + TERM_NAMES.len();
-        i < base || has_mobility_term(v, i - base)
+        i < base || has_mobility_term(v, (i - base) % kinds)
+    }
+
+    /// Whether weight `i` of [`to_vector`](Self::to_vector) is an endgame weight (which may be
+    /// negative: some pieces are worth less as the board empties).
+    pub fn is_endgame(v: &Variant, i: usize) -> bool {
+        i >= 2 * v.pieces().len() + TERM_NAMES.len()
     }
 
     /// Reads weights written as `NAME VALUE` lines (the names of [`names`](Self::names), `#`
@@ -526,7 +543,7 @@ impl Position {
     pub fn eval_features(&self) -> Vec<i32> {
         let v = &*self.variant;
         let kinds = v.pieces().len();
-        let mut f = vec![0; 2 * kinds + TERM_NAMES.len()];
+        let mut f = vec![0; 3 * kinds + TERM_NAMES.len()];
         for c in 0..2 {
             let sign = if c == 0 { 1 } else { -1 };
             for &sq in &self.list[c] {
@@ -569,6 +586,7 @@ impl Position {
         let base = kinds + TERM_NAMES.len();
         for k in 0..kinds {
             f[base + k] = (a.mobility[0][k] - a.mobility[1][k]) as i32;
+            f[base + kinds + k] = p.kinds[k];
         }
         f
     }
@@ -827,6 +845,7 @@ mod tests {
             pawn_endgame: 9,
             pair: 31,
             mobility: (0..house.pieces().len() as i32).map(|k| 2 + k).collect(),
+            endgame: (0..house.pieces().len() as i32).map(|k| 3 - k).collect(),
         };
         let reweighted = std::sync::Arc::new(
             Variant::from_definition(&chess)
@@ -836,7 +855,7 @@ mod tests {
         );
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let mut moves = Vec::new();
-        let mut nonzero = [false; 14];
+        let mut nonzero = [false; 15];
         for variant in [Variant::spider_chess(), house, reweighted] {
             for _ in 0..3 {
                 let mut pos = Position::startpos(&variant);
@@ -850,8 +869,9 @@ mod tests {
                     nonzero[3] |= f[t + 5] != 0;
                     nonzero[4] |= f[t + 6] != 0;
                     nonzero[5] |= f[t + 7] != 0;
-                    nonzero[6] |= f[t + 15..].iter().any(|&m| m != 0);
-                    for (i, n) in nonzero[7..].iter_mut().enumerate() {
+                    nonzero[6] |= f[t + 15..2 * t + 15].iter().any(|&m| m != 0);
+                    nonzero[14] |= f[2 * t + 15..].iter().any(|&e| e != 0);
+                    for (i, n) in nonzero[7..14].iter_mut().enumerate() {
                         *n |= f[t + 8 + i] != 0;
                     }
                     pos.legal_moves_into(&mut moves);
@@ -863,9 +883,10 @@ mod tests {
             }
         }
         assert_eq!(
-            nonzero, [true; 14],
+            nonzero, [true; 15],
             "reach, shield, hand, passed, threat, hanging, mobility, king danger, pawn shelter, \
-             doubled, isolated, king centre, pawn endgame and pair features were exercised"
+             doubled, isolated, king centre, pawn endgame, pair and endgame features were \
+             exercised"
         );
     }
 

@@ -4,6 +4,8 @@
 //! - **King centre**: the royal piece's centrality (playable squares within two king steps, so
 //!   holes and edges count against a square) is worth more, scaled by the endgame share;
 //! - **Pawn endgame**: each pawn is worth more, scaled the same way;
+//! - **Endgame values**: each other piece's value changes by its kind's weight per eighth of
+//!   the endgame share (a tapered value: the start's at the start, the endgame's at the end);
 //!
 //! and, at any phase, the **pair**: a side with pieces of one colour-bound kind (the bishop, the
 //! alfil) on squares of both colours.
@@ -17,6 +19,9 @@ use super::EvalWeights;
 
 /// The endgame share's scale: 0 with the start's material on the board, `ENDGAME` without any.
 pub(crate) const ENDGAME: i32 = 64;
+/// The steps of the endgame share that scale the endgame values (eighths: a weight of 1 is 8
+/// centipawns at the end, so a weight keeps a fine unit with integer features).
+pub(crate) const EIGHTHS: i32 = 8;
 
 /// Per variant: the tables of these terms.
 #[derive(Clone, Debug, Default)]
@@ -32,7 +37,7 @@ pub(crate) struct PhaseTables {
 }
 
 /// White-minus-Black features of these terms.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Phase {
     /// Endgame share times the royal pieces' centrality difference, over `ENDGAME`.
     pub king_centre: i32,
@@ -40,13 +45,28 @@ pub(crate) struct Phase {
     pub pawns: i32,
     /// Whether White has a colour-bound pair, minus the same for Black.
     pub pair: i32,
+    /// Per kind: the endgame share in eighths times the piece-count difference (board and
+    /// hand); 0 for the pawn and the royal piece.
+    pub kinds: [i32; MAX_KINDS],
+}
+
+impl Default for Phase {
+    fn default() -> Phase {
+        Phase {
+            king_centre: 0,
+            pawns: 0,
+            pair: 0,
+            kinds: [0; MAX_KINDS],
+        }
+    }
 }
 
 impl Phase {
     /// White's score of these terms under weights `w`.
     #[inline]
     pub(crate) fn score(&self, w: &EvalWeights) -> i32 {
-        w.king_centre * self.king_centre + w.pawn_endgame * self.pawns + w.pair * self.pair
+        let values: i32 = w.endgame.iter().zip(&self.kinds).map(|(w, n)| w * n).sum();
+        w.king_centre * self.king_centre + w.pawn_endgame * self.pawns + w.pair * self.pair + values
     }
 }
 
@@ -76,7 +96,10 @@ impl PhaseTables {
             centre,
             start_material: start_material.max(1),
             colour_bound: colour_bound_kinds(v),
-            on: w.king_centre != 0 || w.pawn_endgame != 0 || w.pair != 0,
+            on: w.king_centre != 0
+                || w.pawn_endgame != 0
+                || w.pair != 0
+                || w.endgame.iter().any(|&x| x != 0),
         }
     }
 }
@@ -119,7 +142,9 @@ impl Position {
         let mut material = 0;
         let mut pawns = [0i32; 2];
         let mut pair = [0i32; 2];
+        let mut count = [0i32; MAX_KINDS];
         for (c, list) in self.list.iter().enumerate() {
+            let sign = 1 - 2 * c as i32;
             // Per colour-bound kind: bit 0 a piece on a light square, bit 1 on a dark one.
             let mut seen = [0u8; MAX_KINDS];
             for &sq in list {
@@ -128,6 +153,7 @@ impl Position {
                     pawns[c] += 1;
                 } else if kind != v.royal {
                     material += v.values[kind as usize];
+                    count[kind as usize] += sign;
                     if t.colour_bound >> kind & 1 != 0 {
                         let (x, y) = v.xy[sq as usize];
                         seen[kind as usize] |= 1 << ((x + y) & 1);
@@ -135,13 +161,23 @@ impl Position {
                 }
             }
             pair[c] = seen.contains(&3) as i32;
+            if v.drops {
+                let kinds = v.pieces().len();
+                for (k, &n) in self.hand[c][..kinds].iter().enumerate() {
+                    if k as u8 != v.pawn && k as u8 != v.royal {
+                        count[k] += sign * n as i32;
+                    }
+                }
+            }
         }
         let endgame = ENDGAME - (ENDGAME * material / t.start_material).min(ENDGAME);
         let centre = |c: usize| t.centre[self.king[c] as usize] as i32;
+        let eighths = endgame * EIGHTHS / ENDGAME;
         Phase {
             king_centre: endgame * (centre(0) - centre(1)) / ENDGAME,
             pawns: endgame * (pawns[0] - pawns[1]) / ENDGAME,
             pair: pair[0] - pair[1],
+            kinds: count.map(|n| eighths * n),
         }
     }
 }
@@ -193,6 +229,38 @@ mod tests {
         let r = rooks.phase_terms();
         assert!(r.king_centre > 0 && r.king_centre < b.king_centre);
         assert!(r.pawns <= b.pawns);
+    }
+
+    #[test]
+    fn endgame_values_taper_with_the_share_in_eighths() {
+        let v = test_variant("chess");
+        let rook = v.pieces().iter().position(|p| p.letter == 'R').unwrap();
+        let start = Position::startpos(&v);
+        assert_eq!(
+            start.phase_terms().kinds,
+            [0; MAX_KINDS],
+            "no endgame share"
+        );
+        // White a rook up, three rooks of the start's 7,196 of material left: the share is
+        // 64 - 64 * 1,662 / 7,196 = 50 sixty-fourths, 6 eighths.
+        let fen = "r6k/6pp/8/8/3K4/8/5PPP/R6R w - - 0 1";
+        let p = Position::from_fen(&v, fen).unwrap().phase_terms();
+        assert_eq!(p.kinds[rook], 6);
+        assert_eq!(
+            p.kinds.iter().filter(|&&n| n != 0).count(),
+            1,
+            "only rooks differ"
+        );
+        // The weight moves White's evaluation by weight times eighths, either way.
+        for weight in [5, -7] {
+            let mut w = v.weights().clone();
+            w.endgame[rook] = weight;
+            let tapered = std::sync::Arc::new(Variant::clone(&v).with_weights(w).unwrap());
+            assert!(tapered.phase.on);
+            let before = Position::from_fen(&v, fen).unwrap().evaluate();
+            let after = Position::from_fen(&tapered, fen).unwrap().evaluate();
+            assert_eq!(after - before, 6 * weight);
+        }
     }
 
     #[test]
