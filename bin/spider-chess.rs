@@ -19,6 +19,9 @@ usage: spider-chess [--variant FILE]... [--weights FILE]... [COMMAND]
   tune [--fix NAMES] [--prior P] [--out FILE] RECORDS.jsonl...
                         fit the evaluation's weights to the results of the games in
                         `orrery match --records` files (one variant); --out writes them
+  tune [--fix NAMES] [--prior P] [--out FILE] --labels FILE...
+                        the same, fitted to positions another engine has evaluated
+                        (a file: 'variant NAME', then one 'FEN;CP' line each)
   --variant FILE        also offer the Interactive Diagram variant defined in FILE
                         (its name is the file name without extension); the first
                         one loaded is the default variant (UCI_Variant, perft)

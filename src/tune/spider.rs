@@ -5,6 +5,10 @@
 //! side to move is not in check and has no capture or promotion that wins material by the static
 //! exchange evaluation: there the static evaluation is what the search would see. Book (opening)
 //! positions and games ended by an engine fault are left out. The label is White's score.
+//!
+//! Labelled positions may also come from a file (`--labels`): FENs with another engine's
+//! evaluation of them, turned into an expected score, so the weights can be fitted to a
+//! stronger program's judgement of many positions rather than to a few hundred game results.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -112,6 +116,56 @@ pub fn positions(
     Ok((data, harvest))
 }
 
+/// Centipawns to an expected score on the scale of the engines' own reports (400 cp = 10:1).
+pub fn expected_score(cp: i32) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-cp as f64 / 400.0))
+}
+
+/// Reads a labels file against `variants` (the one its first line names): `variant NAME`, then
+/// one position per line, `FEN;CP` with CP White's score in centipawns from another engine
+/// (blank lines and `#` comments skipped). Gives the variant and its quiet positions, each
+/// labelled with [`expected_score`] of its CP; errors name the line.
+pub fn labelled_positions(
+    variants: &[Arc<Variant>],
+    text: &str,
+) -> Result<(Arc<Variant>, Dataset, Harvest), String> {
+    let (name, body) = EvalWeights::split_file(text)
+        .map_err(|_| "a labels file starts with 'variant NAME'".to_string())?;
+    let variant = variants
+        .iter()
+        .find(|v| v.name().eq_ignore_ascii_case(name))
+        .cloned()
+        .ok_or_else(|| format!("labels for variant '{name}', which is not loaded"))?;
+    let mut data = Dataset::new(variant.weights().to_vector().len());
+    let mut harvest = Harvest::default();
+    let mut buf = Vec::new();
+    let first = text.lines().count() - body.lines().count();
+    for (n, raw) in body.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let at = n + first + 1;
+        let (fen, cp) = line
+            .rsplit_once(';')
+            .ok_or_else(|| format!("line {at}: expected FEN;CP, got '{line}'"))?;
+        let cp: i32 = cp.trim().parse().map_err(|_| {
+            format!(
+                "line {at}: '{}' is not a whole number of centipawns",
+                cp.trim()
+            )
+        })?;
+        let pos =
+            Position::from_fen(&variant, fen.trim()).map_err(|e| format!("line {at}: {e}"))?;
+        harvest.seen += 1;
+        if is_quiet(&pos, &mut buf) {
+            data.push(&pos.eval_features(), expected_score(cp))?;
+            harvest.kept += 1;
+        }
+    }
+    Ok((variant, data, harvest))
+}
+
 /// A weights file: `variant NAME` then `NAME VALUE` lines (see [`EvalWeights::split_file`] and
 /// [`EvalWeights::parse`]), read against `variants` (the one it names, by name); gives that
 /// variant with the weights.
@@ -130,6 +184,8 @@ pub fn apply_weights_file(variants: &[Arc<Variant>], text: &str) -> Result<Arc<V
 pub struct TuneCommand {
     /// Records files (`orrery match --records`).
     pub records: Vec<String>,
+    /// Labels files (`variant NAME`, then `FEN;CP` lines; see [`labelled_positions`]).
+    pub labels: Vec<String>,
     /// Names of weights kept as they are (besides the royal piece's value).
     pub fix: Vec<String>,
     /// Where to write the tuned weights file.
@@ -139,7 +195,7 @@ pub struct TuneCommand {
 }
 
 impl TuneCommand {
-    /// Reads `[--fix NAME,NAME...] [--prior P] [--out FILE] RECORDS...`.
+    /// Reads `[--fix NAME,NAME...] [--prior P] [--out FILE] [--labels FILE]... RECORDS...`.
     pub fn parse(args: &[String]) -> Result<TuneCommand, String> {
         let mut cmd = TuneCommand::default();
         let mut it = args.iter();
@@ -150,6 +206,9 @@ impl TuneCommand {
                     cmd.fix.extend(v.split(',').map(|s| s.trim().to_string()));
                 }
                 "--out" => cmd.out = Some(it.next().ok_or("--out needs a file name")?.clone()),
+                "--labels" => cmd
+                    .labels
+                    .push(it.next().ok_or("--labels needs a file name")?.clone()),
                 "--prior" => {
                     let v = it.next().ok_or("--prior needs a number")?;
                     cmd.prior = v
@@ -164,8 +223,14 @@ impl TuneCommand {
                 file => cmd.records.push(file.to_string()),
             }
         }
-        if cmd.records.is_empty() {
-            return Err("tune needs at least one records file".into());
+        if cmd.records.is_empty() && cmd.labels.is_empty() {
+            return Err("tune needs at least one records file (or --labels file)".into());
+        }
+        if !cmd.records.is_empty() && !cmd.labels.is_empty() {
+            return Err(
+                "tune reads records or --labels files, not both (their labels differ in kind)"
+                    .into(),
+            );
         }
         Ok(cmd)
     }
@@ -175,23 +240,49 @@ impl TuneCommand {
 /// `variants`, which may carry a weights file), tunes the weights and reports; writes the weights
 /// file when asked. Gives the report text.
 pub fn run(variants: &[Arc<Variant>], cmd: &TuneCommand) -> Result<String, String> {
-    let mut records = Vec::new();
-    for f in &cmd.records {
-        let recs = read_records(Path::new(f))?;
-        if recs.is_empty() {
-            return Err(format!("{f}: no game records"));
+    let (variant, data, harvest) = if cmd.labels.is_empty() {
+        let mut records = Vec::new();
+        for f in &cmd.records {
+            let recs = read_records(Path::new(f))?;
+            if recs.is_empty() {
+                return Err(format!("{f}: no game records"));
+            }
+            records.extend(recs);
         }
-        records.extend(recs);
-    }
-    let named = record_variant(&records[0])?;
-    let variant = variants
-        .iter()
-        .find(|v| v.name() == named.name() && v.definition() == named.definition())
-        .cloned()
-        .unwrap_or(named);
-    let (data, harvest) = positions(&variant, &records)?;
+        let named = record_variant(&records[0])?;
+        let variant = variants
+            .iter()
+            .find(|v| v.name() == named.name() && v.definition() == named.definition())
+            .cloned()
+            .unwrap_or(named);
+        let (data, harvest) = positions(&variant, &records)?;
+        (variant, data, harvest)
+    } else {
+        let mut all: Option<(Arc<Variant>, Dataset, Harvest)> = None;
+        for f in &cmd.labels {
+            let text = std::fs::read_to_string(f).map_err(|e| format!("{f}: {e}"))?;
+            let (v, data, h) =
+                labelled_positions(variants, &text).map_err(|e| format!("{f}: {e}"))?;
+            match &mut all {
+                None => all = Some((v, data, h)),
+                Some((first, d, total)) => {
+                    if first.name() != v.name() {
+                        return Err(format!(
+                            "{f}: variant {}, not {} (tune one variant at a time)",
+                            v.name(),
+                            first.name()
+                        ));
+                    }
+                    d.append(&data)?;
+                    total.seen += h.seen;
+                    total.kept += h.kept;
+                }
+            }
+        }
+        all.expect("at least one labels file")
+    };
     if data.is_empty() {
-        return Err("no quiet positions in the records".into());
+        return Err("no quiet positions to tune on".into());
     }
     let names = EvalWeights::names(&variant);
     let start = variant.weights().to_vector();
@@ -226,9 +317,13 @@ pub fn run(variants: &[Arc<Variant>], cmd: &TuneCommand) -> Result<String, Strin
     let text = report(&variant, &harvest, k, &start, &result);
     if let Some(out) = &cmd.out {
         let file = format!(
-            "# spider-chess tune: {} quiet positions from {} games, K {k:.4}, loss {:.6} -> {:.6}\nvariant {}\n{}",
+            "# spider-chess tune: {} quiet positions from {}, K {k:.4}, loss {:.6} -> {:.6}\nvariant {}\n{}",
             harvest.kept,
-            harvest.games - harvest.skipped_games,
+            if harvest.games == 0 {
+                "labels".to_string()
+            } else {
+                format!("{} games", harvest.games - harvest.skipped_games)
+            },
             result.loss_before,
             result.loss_after,
             variant.name(),
@@ -247,13 +342,18 @@ fn report(
     start: &[i32],
     result: &TuneResult,
 ) -> String {
+    let read = if harvest.games == 0 {
+        format!("{} labelled positions", harvest.seen)
+    } else {
+        format!(
+            "{} games ({} left out), {} positions after the book",
+            harvest.games, harvest.skipped_games, harvest.seen
+        )
+    };
     let mut out = format!(
-        "variant {}: {} games ({} left out), {} positions after the book, {} quiet\n\
+        "variant {}: {read}, {} quiet\n\
          K {k:.4}, loss {:.6} -> {:.6} ({} passes)\n",
         variant.name(),
-        harvest.games,
-        harvest.skipped_games,
-        harvest.seen,
         harvest.kept,
         result.loss_before,
         result.loss_after,
@@ -398,5 +498,55 @@ mod tests {
         );
         assert!(TuneCommand::parse(&a("--prior -1 a.jsonl")).is_err());
         assert!(TuneCommand::parse(&a("--prior x a.jsonl")).is_err());
+        let c = TuneCommand::parse(&a("--labels x.txt --labels y.txt")).unwrap();
+        assert_eq!(c.labels, vec!["x.txt", "y.txt"]);
+        assert!(c.records.is_empty());
+        assert!(TuneCommand::parse(&a("--labels")).is_err());
+        assert!(TuneCommand::parse(&a("--labels x.txt a.jsonl"))
+            .unwrap_err()
+            .contains("not both"));
+    }
+
+    fn chess() -> Arc<Variant> {
+        let text = include_str!("../../tests/data/variants/chess.txt");
+        Arc::new(Variant::from_definition(text).unwrap().with_name("chess"))
+    }
+
+    #[test]
+    fn labelled_positions_keep_the_quiet_ones_with_their_expected_score() {
+        assert_eq!(expected_score(0), 0.5);
+        assert!((expected_score(400) - 10.0 / 11.0).abs() < 1e-12);
+        assert!((expected_score(-400) - 1.0 / 11.0).abs() < 1e-12);
+        // A quiet position, a white pawn taking a hanging knight (not quiet), a comment.
+        let text = "variant chess\n\
+            rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1;35 # the start\n\
+            \n\
+            rnbqkb1r/pppppppp/8/8/3n4/4P3/PPPP1PPP/RNBQKBNR w KQkq - 0 1;400\n";
+        let (v, data, h) = labelled_positions(&[chess()], text).unwrap();
+        assert_eq!(v.name(), "chess");
+        assert_eq!((h.games, h.seen, h.kept, data.len()), (0, 2, 1, 1));
+        // All-zero weights predict 0.5; the start's label is expected_score(35).
+        let zero = vec![0; data.width()];
+        let want = (expected_score(35) - 0.5).powi(2);
+        assert!((data.loss(&zero, 1.0) - want).abs() < 1e-12);
+    }
+
+    #[test]
+    fn bad_labels_are_refused_with_their_line() {
+        let variants = [chess()];
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        for (text, why) in [
+            (format!("{start};10\n"), "variant NAME"),
+            (format!("variant grand\n{start};10\n"), "not loaded"),
+            (
+                format!("variant chess\n\n{start} 10\n"),
+                "line 3: expected FEN;CP",
+            ),
+            (format!("variant chess\n{start};ten\n"), "line 2: 'ten'"),
+            ("variant chess\n8/8/8/8 w - - 0 1;5\n".to_string(), "line 2"),
+        ] {
+            let err = labelled_positions(&variants, &text).unwrap_err();
+            assert!(err.contains(why), "{text}: {err}");
+        }
     }
 }
