@@ -6,6 +6,7 @@ use std::process::{Command, Stdio};
 
 const CHESS: &str = "tests/data/variants/chess.txt";
 const GAMES: &str = "docs/examples/chess-games.jsonl";
+const LABELS: &str = "docs/examples/chess-labels.txt";
 
 fn spider() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_spider-chess"));
@@ -91,6 +92,36 @@ fn tuned_weights_are_written_and_played_with() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn weights_fitted_to_labelled_positions_are_written_and_played_with() {
+    let dir = std::env::temp_dir().join(format!("orrery-tune-labels-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("w.txt");
+    let out = spider()
+        .args(["--variant", CHESS, "tune", "--labels", LABELS, "--out"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        report.starts_with("variant chess: 300 labelled positions, "),
+        "{report}"
+    );
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert!(written.starts_with("# spider-chess tune: "), "{written}");
+    assert!(written.contains(" positions from labels, "), "{written}");
+    assert!(written.lines().any(|l| l == "variant chess"));
+    let base = depth_two(&[]);
+    let tuned = depth_two(&["--weights", file.to_str().unwrap()]);
+    assert_ne!(base, tuned, "the fitted weights change the search");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// The centipawn score of `go depth 1` from `fen` in chess, with `extra` arguments.
 fn depth_one_cp(fen: &str, extra: &[&str]) -> i32 {
     let info = search_info(extra, &format!("fen {fen}"), 1);
@@ -138,6 +169,12 @@ fn bad_weights_files_and_tune_arguments_are_refused() {
         (vec!["tune", "--prior", "-2", GAMES], "--prior"),
         (vec!["tune", "no-such-file.jsonl"], "no-such-file"),
         (vec!["tune", "--fix", "value X", GAMES], "unknown weight"),
+        (
+            vec!["tune", "--labels", "no-such-labels.txt"],
+            "no-such-labels.txt",
+        ),
+        (vec!["tune", "--labels", LABELS, GAMES], "not both"),
+        (vec!["tune", "--labels", GAMES], "variant NAME"),
     ] {
         let out = spider()
             .args(["--variant", CHESS])
