@@ -140,6 +140,16 @@ fn the_shipped_chess_structure_weights_load_and_score_pawn_endings() {
 }
 
 #[test]
+fn the_shipped_chess_weights_fitted_to_labels_weigh_isolated_pawns_more() {
+    // The same pawn ending: the labels' fit doubles the isolated-pawn penalty (9 -> 19) and
+    // drops the king shield (8 -> 0, White's king has two pawns next to it, Black's one).
+    let fen = "4k3/pp3ppp/8/8/8/8/P1P2PPP/7K w - - 0 1";
+    let structure = depth_one_cp(fen, &["--weights", "docs/examples/chess-structure.weights"]);
+    let fitted = depth_one_cp(fen, &["--weights", "docs/examples/chess-fsf.weights"]);
+    assert!(fitted < structure, "fitted {fitted}, structure {structure}");
+}
+
+#[test]
 fn bad_weights_files_and_tune_arguments_are_refused() {
     let dir = std::env::temp_dir().join(format!("orrery-tune-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
