@@ -9,6 +9,8 @@ pub mod decision;
 pub mod event;
 pub mod heuristic;
 pub mod observation;
+#[cfg(test)]
+mod omniscient;
 pub mod random;
 pub mod ruleset;
 pub mod sampling;
