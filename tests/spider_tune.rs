@@ -2,6 +2,7 @@
 //! the one the engine then plays with, and bad files are refused with a clear error.
 
 use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 const CHESS: &str = "tests/data/variants/chess.txt";
@@ -55,13 +56,16 @@ fn depth_two(extra: &[&str]) -> String {
     search_info(extra, "startpos", 2)
 }
 
-#[test]
-fn tuned_weights_are_written_and_played_with() {
-    let dir = std::env::temp_dir().join(format!("orrery-tune-{}", std::process::id()));
+/// Runs `spider-chess --variant chess tune ARGS --out FILE` in a fresh temporary directory,
+/// which must succeed; gives the directory, the file and the report.
+fn tune_out(tag: &str, args: &[&str]) -> (PathBuf, PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("orrery-tune-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("w.txt");
     let out = spider()
-        .args(["--variant", CHESS, "tune", GAMES, "--out"])
+        .args(["--variant", CHESS, "tune"])
+        .args(args)
+        .arg("--out")
         .arg(&file)
         .output()
         .unwrap();
@@ -70,7 +74,12 @@ fn tuned_weights_are_written_and_played_with() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let report = String::from_utf8(out.stdout).unwrap();
+    (dir, file, String::from_utf8(out.stdout).unwrap())
+}
+
+#[test]
+fn tuned_weights_are_written_and_played_with() {
+    let (dir, file, report) = tune_out("records", &[GAMES]);
     assert!(report.starts_with("variant chess: 6 games"), "{report}");
     let written = std::fs::read_to_string(&file).unwrap();
     let lines: Vec<&str> = written.lines().collect();
@@ -94,20 +103,7 @@ fn tuned_weights_are_written_and_played_with() {
 
 #[test]
 fn weights_fitted_to_labelled_positions_are_written_and_played_with() {
-    let dir = std::env::temp_dir().join(format!("orrery-tune-labels-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("w.txt");
-    let out = spider()
-        .args(["--variant", CHESS, "tune", "--labels", LABELS, "--out"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report = String::from_utf8(out.stdout).unwrap();
+    let (dir, file, report) = tune_out("labels", &["--labels", LABELS]);
     assert!(
         report.starts_with("variant chess: 300 labelled positions, "),
         "{report}"
