@@ -18,8 +18,14 @@ fn spider() -> Command {
 /// The `info depth N` line of a depth-`depth` search of chess from `position` (`startpos` or
 /// `fen ...`), without its timing fields, read before `quit` is sent.
 fn search_info(extra: &[&str], position: &str, depth: u32) -> String {
+    variant_search_info("chess", extra, position, depth)
+}
+
+/// [`search_info`] in the variant of `tests/data/variants/{variant}.txt`.
+fn variant_search_info(variant: &str, extra: &[&str], position: &str, depth: u32) -> String {
+    let file = format!("tests/data/variants/{variant}.txt");
     let mut child = spider()
-        .args(["--variant", CHESS])
+        .args(["--variant", &file])
         .args(extra)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -28,7 +34,7 @@ fn search_info(extra: &[&str], position: &str, depth: u32) -> String {
     let mut stdin = child.stdin.take().unwrap();
     writeln!(
         stdin,
-        "uci\nsetoption name UCI_Variant value chess\nposition {position}\ngo depth {depth}"
+        "uci\nsetoption name UCI_Variant value {variant}\nposition {position}\ngo depth {depth}"
     )
     .unwrap();
     let prefix = format!("info depth {depth} ");
@@ -120,7 +126,12 @@ fn weights_fitted_to_labelled_positions_are_written_and_played_with() {
 
 /// The centipawn score of `go depth 1` from `fen` in chess, with `extra` arguments.
 fn depth_one_cp(fen: &str, extra: &[&str]) -> i32 {
-    let info = search_info(extra, &format!("fen {fen}"), 1);
+    variant_depth_one_cp("chess", fen, extra)
+}
+
+/// [`depth_one_cp`] in the variant of `tests/data/variants/{variant}.txt`.
+fn variant_depth_one_cp(variant: &str, fen: &str, extra: &[&str]) -> i32 {
+    let info = variant_search_info(variant, extra, &format!("fen {fen}"), 1);
     let score = info.split(" score cp ").nth(1).expect("a centipawn score");
     score.split_whitespace().next().unwrap().parse().unwrap()
 }
@@ -143,6 +154,20 @@ fn the_shipped_chess_weights_fitted_to_labels_weigh_isolated_pawns_more() {
     let structure = depth_one_cp(fen, &["--weights", "docs/examples/chess-structure.weights"]);
     let fitted = depth_one_cp(fen, &["--weights", "docs/examples/chess-fsf.weights"]);
     assert!(fitted < structure, "fitted {fitted}, structure {structure}");
+}
+
+#[test]
+fn the_shipped_capablanca_weights_penalise_doubled_pawns() {
+    // White's c-pawns are doubled (the fit weighs a doubled pawn 14, the defaults 0); no pieces
+    // but the kings, equal pawn counts.
+    let fen = "4k5/pppppppp2/10/10/10/2P7/PPPP2PPP1/4K5 w - - 0 1";
+    let base = variant_depth_one_cp("capablanca", fen, &[]);
+    let fitted = variant_depth_one_cp(
+        "capablanca",
+        fen,
+        &["--weights", "docs/examples/capablanca-fsf.weights"],
+    );
+    assert!(fitted < base, "fitted {fitted}, defaults {base}");
 }
 
 #[test]
