@@ -121,48 +121,63 @@ pub fn expected_score(cp: i32) -> f64 {
     1.0 / (1.0 + 10f64.powf(-cp as f64 / 400.0))
 }
 
-/// Reads a labels file against `variants` (the one its first line names): `variant NAME`, then
-/// one position per line, `FEN;CP` with CP White's score in centipawns from another engine
-/// (blank lines and `#` comments skipped). Gives the variant and its quiet positions, each
-/// labelled with [`expected_score`] of its CP; errors name the line.
+/// Reads labels files against `variants`, each given as its name and text: `variant NAME` (a
+/// loaded variant, the same in every file), then one position per line, `FEN;CP` with CP White's
+/// score in centipawns from another engine (blank lines and `#` comments skipped). Gives the
+/// variant and the quiet positions, each labelled with [`expected_score`] of its CP; errors name
+/// the file and the line.
 pub fn labelled_positions(
     variants: &[Arc<Variant>],
-    text: &str,
+    files: &[(&str, &str)],
 ) -> Result<(Arc<Variant>, Dataset, Harvest), String> {
-    let (name, body) = EvalWeights::split_file(text)
-        .map_err(|_| "a labels file starts with 'variant NAME'".to_string())?;
-    let variant = variants
-        .iter()
-        .find(|v| v.name().eq_ignore_ascii_case(name))
-        .cloned()
-        .ok_or_else(|| format!("labels for variant '{name}', which is not loaded"))?;
-    let mut data = Dataset::new(variant.weights().to_vector().len());
+    let mut all: Option<(Arc<Variant>, Dataset)> = None;
     let mut harvest = Harvest::default();
     let mut buf = Vec::new();
-    let first = text.lines().count() - body.lines().count();
-    for (n, raw) in body.lines().enumerate() {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
+    for &(file, text) in files {
+        let err = |e: String| format!("{file}: {e}");
+        let (name, body) = EvalWeights::split_file(text)
+            .map_err(|_| err("a labels file starts with 'variant NAME'".into()))?;
+        let named = variants
+            .iter()
+            .find(|v| v.name().eq_ignore_ascii_case(name))
+            .ok_or_else(|| err(format!("labels for variant '{name}', which is not loaded")))?;
+        let (variant, data) = all.get_or_insert_with(|| {
+            let width = named.weights().to_vector().len();
+            (named.clone(), Dataset::new(width))
+        });
+        if !Arc::ptr_eq(variant, named) {
+            return Err(err(format!(
+                "variant {}, not {} (tune one variant at a time)",
+                named.name(),
+                variant.name()
+            )));
         }
-        let at = n + first + 1;
-        let (fen, cp) = line
-            .rsplit_once(';')
-            .ok_or_else(|| format!("line {at}: expected FEN;CP, got '{line}'"))?;
-        let cp: i32 = cp.trim().parse().map_err(|_| {
-            format!(
-                "line {at}: '{}' is not a whole number of centipawns",
-                cp.trim()
-            )
-        })?;
-        let pos =
-            Position::from_fen(&variant, fen.trim()).map_err(|e| format!("line {at}: {e}"))?;
-        harvest.seen += 1;
-        if is_quiet(&pos, &mut buf) {
-            data.push(&pos.eval_features(), expected_score(cp))?;
-            harvest.kept += 1;
+        let first = text.lines().count() - body.lines().count();
+        for (n, raw) in body.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let at = n + first + 1;
+            let (fen, cp) = line
+                .rsplit_once(';')
+                .ok_or_else(|| err(format!("line {at}: expected FEN;CP, got '{line}'")))?;
+            let cp: i32 = cp.trim().parse().map_err(|_| {
+                err(format!(
+                    "line {at}: '{}' is not a whole number of centipawns",
+                    cp.trim()
+                ))
+            })?;
+            let pos = Position::from_fen(variant, fen.trim())
+                .map_err(|e| err(format!("line {at}: {e}")))?;
+            harvest.seen += 1;
+            if is_quiet(&pos, &mut buf) {
+                data.push(&pos.eval_features(), expected_score(cp))?;
+                harvest.kept += 1;
+            }
         }
     }
+    let (variant, data) = all.ok_or("no labels files")?;
     Ok((variant, data, harvest))
 }
 
@@ -258,28 +273,17 @@ pub fn run(variants: &[Arc<Variant>], cmd: &TuneCommand) -> Result<String, Strin
         let (data, harvest) = positions(&variant, &records)?;
         (variant, data, harvest)
     } else {
-        let mut all: Option<(Arc<Variant>, Dataset, Harvest)> = None;
+        let mut texts = Vec::new();
         for f in &cmd.labels {
-            let text = std::fs::read_to_string(f).map_err(|e| format!("{f}: {e}"))?;
-            let (v, data, h) =
-                labelled_positions(variants, &text).map_err(|e| format!("{f}: {e}"))?;
-            match &mut all {
-                None => all = Some((v, data, h)),
-                Some((first, d, total)) => {
-                    if first.name() != v.name() {
-                        return Err(format!(
-                            "{f}: variant {}, not {} (tune one variant at a time)",
-                            v.name(),
-                            first.name()
-                        ));
-                    }
-                    d.append(&data)?;
-                    total.seen += h.seen;
-                    total.kept += h.kept;
-                }
-            }
+            texts.push(std::fs::read_to_string(f).map_err(|e| format!("{f}: {e}"))?);
         }
-        all.expect("at least one labels file")
+        let files: Vec<(&str, &str)> = cmd
+            .labels
+            .iter()
+            .map(String::as_str)
+            .zip(texts.iter().map(String::as_str))
+            .collect();
+        labelled_positions(variants, &files)?
     };
     if data.is_empty() {
         return Err("no quiet positions to tune on".into());
@@ -522,7 +526,7 @@ mod tests {
             rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1;35 # the start\n\
             \n\
             rnbqkb1r/pppppppp/8/8/3n4/4P3/PPPP1PPP/RNBQKBNR w KQkq - 0 1;400\n";
-        let (v, data, h) = labelled_positions(&[chess()], text).unwrap();
+        let (v, data, h) = labelled_positions(&[chess()], &[("a", text)]).unwrap();
         assert_eq!(v.name(), "chess");
         assert_eq!((h.games, h.seen, h.kept, data.len()), (0, 2, 1, 1));
         // All-zero weights predict 0.5; the start's label is expected_score(35).
@@ -545,7 +549,7 @@ mod tests {
             (format!("variant chess\n{start};ten\n"), "line 2: 'ten'"),
             ("variant chess\n8/8/8/8 w - - 0 1;5\n".to_string(), "line 2"),
         ] {
-            let err = labelled_positions(&variants, &text).unwrap_err();
+            let err = labelled_positions(&variants, &[("a", &text)]).unwrap_err();
             assert!(err.contains(why), "{text}: {err}");
         }
     }

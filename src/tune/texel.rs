@@ -38,19 +38,6 @@ impl Dataset {
         Ok(())
     }
 
-    /// Adds every position of `other` (of the same width).
-    pub fn append(&mut self, other: &Dataset) -> Result<(), String> {
-        if other.width != self.width {
-            return Err(format!(
-                "{} features for a dataset of {}",
-                other.width, self.width
-            ));
-        }
-        self.features.extend_from_slice(&other.features);
-        self.results.extend_from_slice(&other.results);
-        Ok(())
-    }
-
     /// Number of positions.
     pub fn len(&self) -> usize {
         self.results.len()

@@ -37,7 +37,7 @@ pub(crate) struct PhaseTables {
 }
 
 /// White-minus-Black features of these terms.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Phase {
     /// Endgame share times the royal pieces' centrality difference, over `ENDGAME`.
     pub king_centre: i32,
@@ -48,17 +48,6 @@ pub(crate) struct Phase {
     /// Per kind: the endgame share in eighths times the piece-count difference (board and
     /// hand); 0 for the pawn and the royal piece.
     pub kinds: [i32; MAX_KINDS],
-}
-
-impl Default for Phase {
-    fn default() -> Phase {
-        Phase {
-            king_centre: 0,
-            pawns: 0,
-            pair: 0,
-            kinds: [0; MAX_KINDS],
-        }
-    }
 }
 
 impl Phase {
