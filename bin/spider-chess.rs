@@ -16,10 +16,11 @@ usage: spider-chess [--variant FILE]... [--weights FILE]... [COMMAND]
   (no command)          speak the engine protocol on stdin/stdout (first line: uci or xboard)
   bench [DEPTH]         search the fixed bench positions; prints the node signature and nps
   perft DEPTH [FEN]     count legal move paths, per root move, with leaf nodes per second
-  tune [--fix NAMES] [--prior P] [--out FILE] RECORDS.jsonl...
+  tune [--fix NAMES] [--prior P] [--squares] [--out FILE] RECORDS.jsonl...
                         fit the evaluation's weights to the results of the games in
-                        `orrery match --records` files (one variant); --out writes them
-  tune [--fix NAMES] [--prior P] [--out FILE] --labels FILE...
+                        `orrery match --records` files (one variant); --out writes them;
+                        --squares: the piece-square weights too
+  tune [--fix NAMES] [--prior P] [--squares] [--out FILE] --labels FILE...
                         the same, fitted to positions another engine has evaluated
                         (a file: 'variant NAME', then one 'FEN;CP' line each)
   --variant FILE        also offer the Interactive Diagram variant defined in FILE

@@ -207,10 +207,13 @@ pub struct TuneCommand {
     pub out: Option<String>,
     /// Strength of the pull towards the current weights ([`TuneOptions::prior`]).
     pub prior: f64,
+    /// Whether the square weights are tuned too (else they are kept).
+    pub squares: bool,
 }
 
 impl TuneCommand {
-    /// Reads `[--fix NAME,NAME...] [--prior P] [--out FILE] [--labels FILE]... RECORDS...`.
+    /// Reads `[--fix NAME,NAME...] [--prior P] [--squares] [--out FILE] [--labels FILE]...
+    /// RECORDS...`.
     pub fn parse(args: &[String]) -> Result<TuneCommand, String> {
         let mut cmd = TuneCommand::default();
         let mut it = args.iter();
@@ -221,6 +224,7 @@ impl TuneCommand {
                     cmd.fix.extend(v.split(',').map(|s| s.trim().to_string()));
                 }
                 "--out" => cmd.out = Some(it.next().ok_or("--out needs a file name")?.clone()),
+                "--squares" => cmd.squares = true,
                 "--labels" => cmd
                     .labels
                     .push(it.next().ok_or("--labels needs a file name")?.clone()),
@@ -300,14 +304,17 @@ pub fn run(variants: &[Arc<Variant>], cmd: &TuneCommand) -> Result<String, Strin
     }
     let kinds = variant.pieces().len();
     for (i, l) in opts.lower.iter_mut().enumerate().skip(kinds) {
-        // The terms are penalties or bonuses by their names; an endgame weight may go either way.
-        if !EvalWeights::is_endgame(&variant, i) {
+        // The terms are penalties or bonuses by their names; an endgame or square weight may go
+        // either way.
+        if !EvalWeights::is_signed(&variant, i) {
             *l = 0;
         }
     }
     for (i, free) in opts.free.iter_mut().enumerate() {
-        // The royal piece's value and the pawn's and royal piece's mobility stay 0.
-        *free &= EvalWeights::tunable(&variant, i);
+        // The royal piece's value and the pawn's and royal piece's mobility stay 0; the square
+        // weights change only when asked.
+        *free &= EvalWeights::tunable(&variant, i)
+            && (cmd.squares || !EvalWeights::is_square(&variant, i));
     }
     for k in 0..kinds {
         if opts.free[k] {
@@ -317,7 +324,7 @@ pub fn run(variants: &[Arc<Variant>], cmd: &TuneCommand) -> Result<String, Strin
     opts.prior = cmd.prior;
     let k = fit_k(&data, &start);
     let result = tune(&data, &start, k, &opts);
-    let tuned = EvalWeights::from_vector(kinds, &result.weights).expect("same length");
+    let tuned = EvalWeights::from_vector(&variant, &result.weights).expect("same length");
     let text = report(&variant, &harvest, k, &start, &result);
     if let Some(out) = &cmd.out {
         let file = format!(
@@ -363,12 +370,28 @@ fn report(
         result.loss_after,
         result.passes
     );
+    let squares = EvalWeights::squares_start(variant);
     for ((name, before), after) in EvalWeights::names(variant)
         .iter()
         .zip(start)
         .zip(&result.weights)
+        .take(squares)
     {
         out.push_str(&format!("{name:<16} {before:>6} -> {after:>6}\n"));
+    }
+    let changed: Vec<i32> = start[squares..]
+        .iter()
+        .zip(&result.weights[squares..])
+        .filter(|(b, a)| b != a)
+        .map(|(_, &a)| a)
+        .collect();
+    if !changed.is_empty() {
+        out.push_str(&format!(
+            "square weights: {} changed, now from {} to {}\n",
+            changed.len(),
+            changed.iter().min().expect("not empty"),
+            changed.iter().max().expect("not empty")
+        ));
     }
     out
 }

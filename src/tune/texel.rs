@@ -3,11 +3,16 @@
 //! `1 / (1 + 10^(-K·eval/400))`. Deterministic: full passes in a fixed order, no randomness.
 
 /// Positions as feature vectors (the evaluation is the dot product with the weights, from the
-/// first player's point of view) with the first player's result in 0..=1.
+/// first player's point of view) with the first player's result in 0..=1. Rows are kept sparse
+/// (feature index and value of the non-zero features): a position touches a few dozen of the
+/// hundreds of piece-square features.
 #[derive(Clone, Debug, Default)]
 pub struct Dataset {
     width: usize,
-    features: Vec<i32>,
+    /// The non-zero features of every row, row after row.
+    entries: Vec<(u32, i32)>,
+    /// Where each row's entries start in `entries` (one more than rows: the end).
+    starts: Vec<usize>,
     results: Vec<f64>,
 }
 
@@ -16,6 +21,7 @@ impl Dataset {
     pub fn new(width: usize) -> Dataset {
         Dataset {
             width,
+            starts: vec![0],
             ..Dataset::default()
         }
     }
@@ -33,7 +39,14 @@ impl Dataset {
         if !(0.0..=1.0).contains(&result) {
             return Err(format!("result {result} is outside 0..=1"));
         }
-        self.features.extend_from_slice(features);
+        self.entries.extend(
+            features
+                .iter()
+                .enumerate()
+                .filter(|(_, &f)| f != 0)
+                .map(|(j, &f)| (j as u32, f)),
+        );
+        self.starts.push(self.entries.len());
         self.results.push(result);
         Ok(())
     }
@@ -53,21 +66,23 @@ impl Dataset {
         self.width
     }
 
-    fn row(&self, i: usize) -> &[i32] {
-        &self.features[i * self.width..(i + 1) * self.width]
+    /// The non-zero features of position `i`: (index, value), by increasing index.
+    fn row(&self, i: usize) -> &[(u32, i32)] {
+        &self.entries[self.starts[i]..self.starts[i + 1]]
+    }
+
+    /// Position `i`'s evaluation under real-valued `weights`.
+    fn eval_of(&self, i: usize, weights: &[f64]) -> f64 {
+        self.row(i)
+            .iter()
+            .map(|&(j, f)| f as f64 * weights[j as usize])
+            .sum()
     }
 
     /// Every position's evaluation under `weights`.
     fn evals(&self, weights: &[i32]) -> Vec<f64> {
-        (0..self.len())
-            .map(|i| {
-                self.row(i)
-                    .iter()
-                    .zip(weights)
-                    .map(|(&f, &w)| f as f64 * w as f64)
-                    .sum()
-            })
-            .collect()
+        let w: Vec<f64> = weights.iter().map(|&x| x as f64).collect();
+        (0..self.len()).map(|i| self.eval_of(i, &w)).collect()
     }
 
     /// The mean squared error of the predictions `σ(K·eval)` under `weights`.
@@ -196,11 +211,18 @@ const LM_ITERATIONS: usize = 200;
 fn levenberg_marquardt(data: &Dataset, start: &[i32], k: f64, opts: &TuneOptions) -> Vec<f64> {
     let width = data.width;
     let scale = k * std::f64::consts::LN_10 / 400.0;
-    // Only free weights whose feature occurs are solved for.
-    let free: Vec<usize> = (0..width)
-        .filter(|&j| opts.free[j] && (0..data.len()).any(|i| data.row(i)[j] != 0))
-        .collect();
+    // Only free weights whose feature occurs are solved for; `slot[j]` is weight j's place
+    // among them.
+    let mut occurs = vec![false; width];
+    for &(j, _) in &data.entries {
+        occurs[j as usize] = true;
+    }
+    let free: Vec<usize> = (0..width).filter(|&j| opts.free[j] && occurs[j]).collect();
     let m = free.len();
+    let mut slot = vec![usize::MAX; width];
+    for (x, &j) in free.iter().enumerate() {
+        slot[j] = x;
+    }
     let w0: Vec<f64> = start.iter().map(|&x| x as f64).collect();
     let mut w = w0.clone();
     let n = data.len().max(1) as f64;
@@ -208,10 +230,7 @@ fn levenberg_marquardt(data: &Dataset, start: &[i32], k: f64, opts: &TuneOptions
     let pull = n * opts.prior / (PRIOR_SCALE * PRIOR_SCALE);
     let loss_of = |w: &[f64]| -> f64 {
         let sum: f64 = (0..data.len())
-            .map(|i| {
-                let e: f64 = data.row(i).iter().zip(w).map(|(&f, &w)| f as f64 * w).sum();
-                (data.results[i] - sigmoid(e, k)).powi(2)
-            })
+            .map(|i| (data.results[i] - sigmoid(data.eval_of(i, w), k)).powi(2))
             .sum();
         let prior: f64 = free.iter().map(|&j| pull * (w[j] - w0[j]).powi(2)).sum();
         (sum + prior) / n
@@ -225,20 +244,24 @@ fn levenberg_marquardt(data: &Dataset, start: &[i32], k: f64, opts: &TuneOptions
         // Normal equations of the linearised residuals: A = JᵀJ, g = Jᵀr.
         let mut a = vec![0.0; m * m];
         let mut g = vec![0.0; m];
+        // A row's free features as (slot, value), by increasing slot.
+        let mut touched: Vec<(usize, i32)> = Vec::new();
         for i in 0..data.len() {
-            let row = data.row(i);
-            let e: f64 = row.iter().zip(&w).map(|(&f, &w)| f as f64 * w).sum();
-            let p = sigmoid(e, k);
+            let p = sigmoid(data.eval_of(i, &w), k);
             let d = p * (1.0 - p) * scale;
             let res = data.results[i] - p;
-            for (x, &jx) in free.iter().enumerate() {
-                let fx = row[jx] as f64 * d;
-                if fx == 0.0 {
-                    continue;
-                }
+            touched.clear();
+            touched.extend(
+                data.row(i)
+                    .iter()
+                    .filter(|&&(j, _)| slot[j as usize] != usize::MAX)
+                    .map(|&(j, f)| (slot[j as usize], f)),
+            );
+            for (n, &(x, f)) in touched.iter().enumerate() {
+                let fx = f as f64 * d;
                 g[x] += fx * res;
-                for (y, &jy) in free.iter().enumerate().skip(x) {
-                    a[x * m + y] += fx * row[jy] as f64 * d;
+                for &(y, fy) in &touched[n..] {
+                    a[x * m + y] += fx * fy as f64 * d;
                 }
             }
         }
@@ -334,10 +357,8 @@ pub fn coordinate_descent(
     // Sparse columns: per feature, the (position, value) pairs where it is non-zero.
     let mut columns: Vec<Vec<(u32, i32)>> = vec![Vec::new(); width];
     for i in 0..data.len() {
-        for (j, &f) in data.row(i).iter().enumerate() {
-            if f != 0 {
-                columns[j].push((i as u32, f));
-            }
+        for &(j, f) in data.row(i) {
+            columns[j as usize].push((i as u32, f));
         }
     }
     let mut w = start.to_vec();

@@ -599,8 +599,10 @@ impl Position {
                 let (kc, pc) = self.move_pair(us, (from, to), (ps, pt));
                 self.hash ^=
                     self.zob(kc, from) ^ self.zob(kc, to) ^ self.zob(pc, ps) ^ self.zob(pc, pt);
-                let pk = cell_kind(pc) as usize;
-                self.psq[us] += v.pst[us][pk * size + pt] - v.pst[us][pk * size + ps];
+                let (kk, pk) = (cell_kind(kc) as usize, cell_kind(pc) as usize);
+                self.psq[us] += v.pst[us][pk * size + pt] - v.pst[us][pk * size + ps]
+                    + v.pst[us][kk * size + to]
+                    - v.pst[us][kk * size + from];
                 self.king[us] = to as u16;
                 undo.moved = kc;
                 extra.partner = (ps as u16, pt as u16);

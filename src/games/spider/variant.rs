@@ -375,6 +375,13 @@ impl Variant {
                 self.def.pieces.len()
             ));
         }
+        let squares = self.def.pieces.len() * super::eval::cells(&self);
+        if w.squares.len() != squares {
+            return Err(format!(
+                "{} square weights for {squares} (piece kinds times board cells)",
+                w.squares.len()
+            ));
+        }
         for (k, &x) in w.values.iter().enumerate() {
             let letter = self.def.pieces[k].letter;
             if k as u8 == self.royal && x != 0 {

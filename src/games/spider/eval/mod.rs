@@ -38,7 +38,7 @@ pub(crate) use activity::ActivityTables;
 pub(crate) use phase::PhaseTables;
 
 use super::position::Position;
-use super::square::Color;
+use super::square::{parse_square, square_name, Color};
 use super::variant::{cell_color, cell_kind, Variant, EMPTY, OFF};
 use crate::search::Score;
 
@@ -122,6 +122,25 @@ pub struct EvalWeights {
     /// piece's value at the start is `values` and with no other piece left `values + 8 ·
     /// endgame` (0 for the pawn, which has `pawn_endgame`, and the royal piece).
     pub endgame: Vec<i32>,
+    /// Per kind and square, indexed `kind * files * ranks + rank * files + file` from the
+    /// owner's side (Black's ranks mirrored): a learned piece-square bonus, 0 unless tuned.
+    pub squares: Vec<i32>,
+}
+
+/// Cells of the board rectangle (holes included): the square weights per kind.
+pub(crate) fn cells(v: &Variant) -> usize {
+    let d = v.definition();
+    d.files as usize * d.ranks as usize
+}
+
+/// The square weight's cell of mailbox square `sq` for a piece of colour `c`: White's own
+/// `rank * files + file`, Black's with the ranks mirrored, so one table serves both sides.
+#[inline]
+pub(crate) fn square_cell(v: &Variant, c: usize, sq: usize) -> usize {
+    let (x, y) = v.coords(sq);
+    let d = v.definition();
+    let rank = if c == 0 { y } else { d.ranks - 1 - y };
+    rank as usize * d.files as usize + x as usize
 }
 
 /// Whether piece `kind` of `v` has a mobility term (neither pawn nor royal).
@@ -183,13 +202,14 @@ impl EvalWeights {
                 })
                 .collect(),
             endgame: vec![0; pieces.len()],
+            squares: vec![0; pieces.len() * cells(v)],
         }
     }
 
     /// The weights as one vector: the piece values, then reach, advance, king shield, king
     /// attacker, tempo, passed, threat, hanging, king danger, pawn shelter, doubled, isolated,
     /// king centre, pawn endgame, pair, then the mobility weight per kind, then the endgame
-    /// weight per kind.
+    /// weight per kind, then the square weights.
     pub fn to_vector(&self) -> Vec<i32> {
         let mut out = self.values.clone();
         out.extend([
@@ -211,13 +231,16 @@ impl EvalWeights {
         ]);
         out.extend(&self.mobility);
         out.extend(&self.endgame);
+        out.extend(&self.squares);
         out
     }
 
-    /// The weights from a vector in the order of [`to_vector`](Self::to_vector), for `kinds`
-    /// piece kinds; `None` when its length is not `3 * kinds + 15`.
-    pub fn from_vector(kinds: usize, w: &[i32]) -> Option<EvalWeights> {
-        if w.len() != 3 * kinds + TERM_NAMES.len() {
+    /// The weights from a vector in the order of [`to_vector`](Self::to_vector), for `v`'s
+    /// piece kinds and board; `None` when its length is not `3 * kinds + 15 + kinds * cells`.
+    pub fn from_vector(v: &Variant, w: &[i32]) -> Option<EvalWeights> {
+        let kinds = v.pieces().len();
+        let scalars = 3 * kinds + TERM_NAMES.len();
+        if w.len() != scalars + kinds * cells(v) {
             return None;
         }
         let t = &w[kinds..kinds + TERM_NAMES.len()];
@@ -239,12 +262,19 @@ impl EvalWeights {
             pawn_endgame: t[13],
             pair: t[14],
             mobility: w[kinds + TERM_NAMES.len()..2 * kinds + TERM_NAMES.len()].to_vec(),
-            endgame: w[2 * kinds + TERM_NAMES.len()..].to_vec(),
+            endgame: w[2 * kinds + TERM_NAMES.len()..scalars].to_vec(),
+            squares: w[scalars..].to_vec(),
         })
     }
 
+    /// Index in [`to_vector`](Self::to_vector) of the first square weight.
+    pub fn squares_start(v: &Variant) -> usize {
+        3 * v.pieces().len() + TERM_NAMES.len()
+    }
+
     /// The name of every weight of [`to_vector`](Self::to_vector): `value X` for the piece of
-    /// letter X, then the terms' names, then `mobility X` and `endgame X` per piece.
+    /// letter X, then the terms' names, then `mobility X` and `endgame X` per piece, then
+    /// `square X SQ` per piece and square (White's view).
     pub fn names(v: &Variant) -> Vec<String> {
         let mut out: Vec<String> = v
             .pieces()
@@ -254,32 +284,47 @@ impl EvalWeights {
         out.extend(TERM_NAMES.iter().map(|s| s.to_string()));
         out.extend(v.pieces().iter().map(|p| format!("mobility {}", p.letter)));
         out.extend(v.pieces().iter().map(|p| format!("endgame {}", p.letter)));
+        let d = v.definition();
+        for p in v.pieces() {
+            for y in 0..d.ranks {
+                for x in 0..d.files {
+                    out.push(format!("square {} {}", p.letter, square_name(x, y)));
+                }
+            }
+        }
         out
     }
 
     /// Whether weight `i` of [`to_vector`](Self::to_vector) may change for `v`: not the royal
     /// piece's value, nor the mobility or endgame weight of the pawn or the royal piece (no such
-    /// term).
+    /// term); every square weight may.
     pub fn tunable(v: &Variant, i: usize) -> bool {
         let kinds = v.pieces().len();
         if i < kinds {
             return i as u8 != v.royal;
         }
         let base = kinds + TERM_NAMES.len();
-        i < base || has_mobility_term(v, (i - base) % kinds)
+        i < base || i >= Self::squares_start(v) || has_mobility_term(v, (i - base) % kinds)
     }
 
-    /// Whether weight `i` of [`to_vector`](Self::to_vector) is an endgame weight (which may be
-    /// negative: some pieces are worth less as the board empties).
-    pub fn is_endgame(v: &Variant, i: usize) -> bool {
+    /// Whether weight `i` of [`to_vector`](Self::to_vector) may be negative: an endgame weight
+    /// (some pieces are worth less as the board empties) or a square weight.
+    pub fn is_signed(v: &Variant, i: usize) -> bool {
         i >= 2 * v.pieces().len() + TERM_NAMES.len()
+    }
+
+    /// Whether weight `i` of [`to_vector`](Self::to_vector) is a square weight.
+    pub fn is_square(v: &Variant, i: usize) -> bool {
+        i >= Self::squares_start(v)
     }
 
     /// Reads weights written as `NAME VALUE` lines (the names of [`names`](Self::names), `#`
     /// comments, blank lines), starting from `base`: named weights replace `base`'s, others keep
-    /// it. Unknown names and bad numbers are errors ([`Variant::with_weights`] checks the values).
+    /// it. Unknown names, squares off the board and bad numbers are errors
+    /// ([`Variant::with_weights`] checks the values).
     pub fn parse(v: &Variant, base: &EvalWeights, text: &str) -> Result<EvalWeights, String> {
-        let names = Self::names(v);
+        let squares = Self::squares_start(v);
+        let names = &Self::names(v)[..squares];
         let mut w = base.to_vector();
         for (n, raw) in text.lines().enumerate() {
             let line = raw.split('#').next().unwrap_or("").trim();
@@ -290,15 +335,37 @@ impl EvalWeights {
                 .rsplit_once(char::is_whitespace)
                 .ok_or_else(|| format!("line {}: expected NAME VALUE, got '{line}'", n + 1))?;
             let name = name.trim();
-            let i = names
-                .iter()
-                .position(|x| x == name)
-                .ok_or_else(|| format!("line {}: unknown weight '{name}'", n + 1))?;
+            let i = match name.strip_prefix("square ") {
+                Some(rest) => {
+                    squares
+                        + Self::square_index(v, rest).map_err(|e| format!("line {}: {e}", n + 1))?
+                }
+                None => names
+                    .iter()
+                    .position(|x| x == name)
+                    .ok_or_else(|| format!("line {}: unknown weight '{name}'", n + 1))?,
+            };
             w[i] = value
                 .parse()
                 .map_err(|_| format!("line {}: '{value}' is not an integer", n + 1))?;
         }
-        Ok(Self::from_vector(v.pieces().len(), &w).expect("same length"))
+        Ok(Self::from_vector(v, &w).expect("same length"))
+    }
+
+    /// The offset among the square weights of `X SQ` (a piece letter and a square name).
+    fn square_index(v: &Variant, text: &str) -> Result<usize, String> {
+        let mut parts = text.split_whitespace();
+        let (Some(letter), Some(sq), None) = (parts.next(), parts.next(), parts.next()) else {
+            return Err(format!("expected 'square X SQ VALUE', got 'square {text}'"));
+        };
+        let kind = v
+            .pieces()
+            .iter()
+            .position(|p| p.letter.to_string() == letter)
+            .ok_or_else(|| format!("unknown piece '{letter}' in 'square {text}'"))?;
+        let d = v.definition();
+        let (x, y) = parse_square(sq, d.files, d.ranks)?;
+        Ok(kind * cells(v) + y as usize * d.files as usize + x as usize)
     }
 
     /// Splits a weights file (what `spider-chess tune --out` writes): its first line that is
@@ -325,11 +392,19 @@ impl EvalWeights {
         Err("a weights file starts with 'variant NAME'".into())
     }
 
-    /// The weights as `NAME VALUE` lines, the format [`parse`](Self::parse) reads.
+    /// The weights as `NAME VALUE` lines, the format [`parse`](Self::parse) reads; the square
+    /// weights only when some of them is not 0 (then all of them).
     pub fn to_text(&self, v: &Variant) -> String {
+        let all = self.squares.iter().any(|&x| x != 0);
+        let shown = if all {
+            usize::MAX
+        } else {
+            Self::squares_start(v)
+        };
         Self::names(v)
             .iter()
             .zip(self.to_vector())
+            .take(shown)
             .map(|(n, x)| format!("{n} {x}\n"))
             .collect()
     }
@@ -477,25 +552,33 @@ fn advancement(a: u8) -> i32 {
 ///
 /// An entry is the piece's material value plus, for a pawn, the advancement bonus, and for any
 /// other non-royal piece the reach bonus (see [`reach_tables`]): a static stand-in for mobility
-/// that rewards central squares away from holes. The royal piece's entries are 0.
+/// that rewards central squares away from holes; plus the kind's square weight. The royal
+/// piece's entries are its square weights alone.
 pub(crate) fn piece_square_tables(v: &Variant) -> [Vec<i32>; 2] {
     let kinds = v.definition().pieces.len();
     let w = &v.weights;
+    let n = cells(v);
     let mut tables = [vec![0; kinds * v.size], vec![0; kinds * v.size]];
     for (c, table) in tables.iter_mut().enumerate() {
         for kind in 0..kinds {
             let k = kind as u8;
-            if k == v.royal {
-                continue;
-            }
             for &sq in &v.playable {
                 let i = kind * v.size + sq as usize;
+                let square = w
+                    .squares
+                    .get(kind * n + square_cell(v, c, sq as usize))
+                    .copied()
+                    .unwrap_or(0);
+                if k == v.royal {
+                    table[i] = square;
+                    continue;
+                }
                 let bonus = if k == v.pawn {
                     w.advance * advancement(v.advance[c][sq as usize])
                 } else {
                     w.reach * v.reach[c][i] as i32
                 };
-                table[i] = w.values[kind] + bonus;
+                table[i] = w.values[kind] + bonus + square;
             }
         }
     }
@@ -539,15 +622,19 @@ impl Position {
     /// product of these features and the weights. Per piece kind the material balance (hand
     /// pieces included where they are dropped), then the reach and advancement balances, the
     /// king-zone balances, +1 / -1 for White / Black to move, the passed-pawn, threat and
-    /// hanging balances and the mobility balance per kind. For the tuner, not the search.
+    /// hanging balances, the mobility balance per kind and so on, then per kind and square
+    /// (the owner's view) the piece-count balance. For the tuner, not the search.
     pub fn eval_features(&self) -> Vec<i32> {
         let v = &*self.variant;
         let kinds = v.pieces().len();
-        let mut f = vec![0; 3 * kinds + TERM_NAMES.len()];
+        let squares = EvalWeights::squares_start(v);
+        let n = cells(v);
+        let mut f = vec![0; squares + kinds * n];
         for c in 0..2 {
             let sign = if c == 0 { 1 } else { -1 };
             for &sq in &self.list[c] {
                 let kind = cell_kind(self.board[sq as usize]);
+                f[squares + kind as usize * n + square_cell(v, c, sq as usize)] += sign;
                 if kind == v.royal {
                     continue;
                 }
@@ -846,6 +933,9 @@ mod tests {
             pair: 31,
             mobility: (0..house.pieces().len() as i32).map(|k| 2 + k).collect(),
             endgame: (0..house.pieces().len() as i32).map(|k| 3 - k).collect(),
+            squares: (0..(house.pieces().len() * cells(&house)) as i32)
+                .map(|i| i % 13 - 6)
+                .collect(),
         };
         let reweighted = std::sync::Arc::new(
             Variant::from_definition(&chess)
@@ -890,6 +980,100 @@ mod tests {
         );
     }
 
+    /// Chess with `text` applied to its weights.
+    fn chess_with(text: &str) -> std::sync::Arc<Variant> {
+        let chess = super::super::variant::test_variant("chess");
+        let w = EvalWeights::parse(&chess, chess.weights(), text).unwrap();
+        std::sync::Arc::new(Variant::clone(&chess).with_weights(w).unwrap())
+    }
+
+    #[test]
+    fn square_weights_count_from_each_owners_side() {
+        let plain = super::super::variant::test_variant("chess");
+        let knight = chess_with("square N c3 40");
+        let change = |fen: &str| {
+            let at = |v: &std::sync::Arc<Variant>| white_eval(&Position::from_fen(v, fen).unwrap());
+            at(&knight) - at(&plain)
+        };
+        // White's knight on c3 and Black's on c6 (its own c3) get the weight, Black's on c3 not.
+        assert_eq!(change("4k3/8/8/8/8/2N5/8/4K3 w - - 0 1"), 40);
+        assert_eq!(change("4k3/8/2n5/8/8/8/8/4K3 w - - 0 1"), -40);
+        assert_eq!(change("4k3/8/8/8/8/2n5/8/4K3 w - - 0 1"), 0);
+        // The royal piece has square weights too.
+        let king = chess_with("square K g1 25");
+        let fen = "6k1/8/8/8/8/8/8/6K1 b - - 0 1";
+        let at = |v: &std::sync::Arc<Variant>| white_eval(&Position::from_fen(v, fen).unwrap());
+        assert_eq!(at(&king), at(&plain), "both kings on their own g1");
+        assert_eq!(
+            white_eval(&Position::from_fen(&king, "7k/8/8/8/8/8/8/6K1 b - - 0 1").unwrap())
+                - white_eval(&Position::from_fen(&plain, "7k/8/8/8/8/8/8/6K1 b - - 0 1").unwrap()),
+            25
+        );
+    }
+
+    #[test]
+    fn square_weights_are_kept_up_to_date_by_make_and_unmake() {
+        let chess = super::super::variant::test_variant("chess");
+        let mut w = chess.weights().clone();
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        w.squares
+            .iter_mut()
+            .for_each(|x| *x = rng.gen_range(-50..=50));
+        let variant = std::sync::Arc::new(Variant::clone(&chess).with_weights(w).unwrap());
+        let mut moves = Vec::new();
+        for _ in 0..3 {
+            let mut pos = Position::startpos(&variant);
+            let mut trail = Vec::new();
+            for _ in 0..150 {
+                pos.legal_moves_into(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                trail.push((pos.psq, pos.evaluate()));
+                pos.make_move(moves[rng.gen_range(0..moves.len())]);
+                assert_eq!(pos.psq, pos.psq_from_scratch(), "{}", pos.to_fen());
+                assert_eq!(linear_eval(&pos), white_eval(&pos), "{}", pos.to_fen());
+            }
+            while let Some((psq, eval)) = trail.pop() {
+                pos.unmake_move();
+                assert_eq!((pos.psq, pos.evaluate()), (psq, eval));
+            }
+        }
+    }
+
+    #[test]
+    fn square_weights_are_written_only_when_set() {
+        let chess = super::super::variant::test_variant("chess");
+        let plain = chess.weights().to_text(&chess);
+        assert!(!plain.contains("square "), "all 0: not written");
+        let set = chess_with("square Q d1 -7\nsquare P e4 12\n");
+        let text = set.weights().to_text(&set);
+        assert_eq!(
+            text.lines().filter(|l| l.starts_with("square ")).count(),
+            6 * 64
+        );
+        assert!(text.contains("\nsquare Q d1 -7\n") && text.contains("\nsquare P e4 12\n"));
+        let read = EvalWeights::parse(&chess, chess.weights(), &text).unwrap();
+        assert_eq!(&read, set.weights());
+        for bad in [
+            "square N i1 3",
+            "square X a1 3",
+            "square N a9 3",
+            "square N a1",
+            "square N 3",
+        ] {
+            assert!(
+                EvalWeights::parse(&chess, chess.weights(), bad).is_err(),
+                "{bad}"
+            );
+        }
+        let short = EvalWeights {
+            squares: vec![0; 5],
+            ..chess.weights().clone()
+        };
+        assert!(Variant::clone(&chess).with_weights(short).is_err());
+    }
+
     #[test]
     fn weights_read_back_and_change_the_evaluation() {
         let v = Variant::spider_chess();
@@ -931,8 +1115,8 @@ mod tests {
         let n = body.lines().filter(|l| !l.trim().is_empty()).count();
         assert_eq!(
             n,
-            v.weights().to_vector().len(),
-            "every weight is in the file"
+            EvalWeights::squares_start(&v),
+            "every weight but the square weights (all 0) is in the file"
         );
         let plain = Variant::from_definition(SPIDER_CHESS_DEFINITION).unwrap();
         assert_ne!(plain.weights(), v.weights());
