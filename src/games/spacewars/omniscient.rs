@@ -79,6 +79,10 @@ enum Cheat {
     LaterTactical,
     /// The Battle-stations decisions (defend, resolve, block, lose, crew, repel).
     Battle,
+    /// The class choice only: made before anything of the other seats has been seen.
+    Class,
+    /// The split and the Tactical step of round 1: made once the classes are shown.
+    FirstTactical,
 }
 
 impl Cheat {
@@ -93,6 +97,10 @@ impl Cheat {
             Cheat::FirstRound => setup && round < 2,
             Cheat::LaterTactical => kind == DecisionKind::Attack && round >= 2,
             Cheat::Battle => !setup,
+            Cheat::Class => kind == DecisionKind::Class,
+            Cheat::FirstTactical => {
+                matches!(kind, DecisionKind::Split | DecisionKind::Attack) && round < 2
+            }
         }
     }
 }
@@ -205,13 +213,18 @@ fn the_omniscient_world_is_the_truth_and_its_games_are_legal() {
     assert!(Cheat::LaterTactical.applies(DecisionKind::Attack, 2));
     assert!(!Cheat::Battle.applies(DecisionKind::Attack, 3));
     assert!(!Cheat::Never.applies(DecisionKind::Class, 0));
+    assert!(Cheat::Class.applies(DecisionKind::Class, 0));
+    assert!(!Cheat::Class.applies(DecisionKind::Attack, 1));
+    assert!(Cheat::FirstTactical.applies(DecisionKind::Attack, 1));
+    assert!(!Cheat::FirstTactical.applies(DecisionKind::Class, 0));
+    assert!(!Cheat::FirstTactical.applies(DecisionKind::Attack, 2));
     assert_eq!(play(2, 0, "heuristic", Cheat::Never, 3, 60).1, 0);
 }
 
 /// The measurement: `OMNI_PLAYERS` (2), `OMNI_OPPONENT` (`pimc`), `OMNI_GAMES` (1000),
-/// `OMNI_CHEAT` (`none`, `all`, `first`, `later`, `battle`); 2000 iterations per decision, seats
-/// rotated, game seeds 9000 + i. Run with `cargo test --release --lib omniscient -- --ignored
-/// --nocapture`.
+/// `OMNI_CHEAT` (`none`, `all`, `first`, `later`, `battle`, `class`, `first-tactical`); 2000
+/// iterations per decision, seats rotated, game seeds 9000 + i. Run with `cargo test --release
+/// --lib omniscient -- --ignored --nocapture`.
 #[test]
 #[ignore = "a measurement, not a check: 1,000 games of 2,000 iterations per decision take minutes"]
 fn value_of_information() {
@@ -225,6 +238,8 @@ fn value_of_information() {
         "first" => Cheat::FirstRound,
         "later" => Cheat::LaterTactical,
         "battle" => Cheat::Battle,
+        "class" => Cheat::Class,
+        "first-tactical" => Cheat::FirstTactical,
         other => panic!("unknown OMNI_CHEAT {other}"),
     };
     let (mut wins, mut losses, mut draws) = (0, 0, 0);
