@@ -296,10 +296,10 @@ pub fn run(variants: &[Arc<Variant>], cmd: &TuneCommand) -> Result<String, Strin
     let start = variant.weights().to_vector();
     let mut opts = TuneOptions::all_free(start.len());
     for f in &cmd.fix {
-        let i = names
-            .iter()
-            .position(|n| n == f)
-            .ok_or_else(|| format!("--fix: unknown weight '{f}' (known: {})", names.join(", ")))?;
+        let i = names.iter().position(|n| n == f).ok_or_else(|| {
+            let known = EvalWeights::scalar_names(&variant).join(", ");
+            format!("--fix: unknown weight '{f}' (known: {known}, square X SQ)")
+        })?;
         opts.free[i] = false;
     }
     let kinds = variant.pieces().len();
@@ -370,15 +370,14 @@ fn report(
         result.loss_after,
         result.passes
     );
-    let squares = EvalWeights::squares_start(variant);
-    for ((name, before), after) in EvalWeights::names(variant)
+    for ((name, before), after) in EvalWeights::scalar_names(variant)
         .iter()
         .zip(start)
         .zip(&result.weights)
-        .take(squares)
     {
         out.push_str(&format!("{name:<16} {before:>6} -> {after:>6}\n"));
     }
+    let squares = EvalWeights::squares_start(variant);
     let changed: Vec<i32> = start[squares..]
         .iter()
         .zip(&result.weights[squares..])

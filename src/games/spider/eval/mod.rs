@@ -272,10 +272,10 @@ impl EvalWeights {
         3 * v.pieces().len() + TERM_NAMES.len()
     }
 
-    /// The name of every weight of [`to_vector`](Self::to_vector): `value X` for the piece of
-    /// letter X, then the terms' names, then `mobility X` and `endgame X` per piece, then
-    /// `square X SQ` per piece and square (White's view).
-    pub fn names(v: &Variant) -> Vec<String> {
+    /// The names of the weights before the square weights in [`to_vector`](Self::to_vector):
+    /// `value X` for the piece of letter X, then the terms' names, then `mobility X` and
+    /// `endgame X` per piece.
+    pub fn scalar_names(v: &Variant) -> Vec<String> {
         let mut out: Vec<String> = v
             .pieces()
             .iter()
@@ -284,6 +284,14 @@ impl EvalWeights {
         out.extend(TERM_NAMES.iter().map(|s| s.to_string()));
         out.extend(v.pieces().iter().map(|p| format!("mobility {}", p.letter)));
         out.extend(v.pieces().iter().map(|p| format!("endgame {}", p.letter)));
+        out
+    }
+
+    /// The name of every weight of [`to_vector`](Self::to_vector): the
+    /// [`scalar_names`](Self::scalar_names), then `square X SQ` per piece and square (White's
+    /// view).
+    pub fn names(v: &Variant) -> Vec<String> {
+        let mut out = Self::scalar_names(v);
         let d = v.definition();
         for p in v.pieces() {
             for y in 0..d.ranks {
@@ -324,7 +332,7 @@ impl EvalWeights {
     /// ([`Variant::with_weights`] checks the values).
     pub fn parse(v: &Variant, base: &EvalWeights, text: &str) -> Result<EvalWeights, String> {
         let squares = Self::squares_start(v);
-        let names = &Self::names(v)[..squares];
+        let names = Self::scalar_names(v);
         let mut w = base.to_vector();
         for (n, raw) in text.lines().enumerate() {
             let line = raw.split('#').next().unwrap_or("").trim();
@@ -395,16 +403,14 @@ impl EvalWeights {
     /// The weights as `NAME VALUE` lines, the format [`parse`](Self::parse) reads; the square
     /// weights only when some of them is not 0 (then all of them).
     pub fn to_text(&self, v: &Variant) -> String {
-        let all = self.squares.iter().any(|&x| x != 0);
-        let shown = if all {
-            usize::MAX
+        let names = if self.squares.iter().any(|&x| x != 0) {
+            Self::names(v)
         } else {
-            Self::squares_start(v)
+            Self::scalar_names(v)
         };
-        Self::names(v)
+        names
             .iter()
             .zip(self.to_vector())
-            .take(shown)
             .map(|(n, x)| format!("{n} {x}\n"))
             .collect()
     }
@@ -564,11 +570,7 @@ pub(crate) fn piece_square_tables(v: &Variant) -> [Vec<i32>; 2] {
             let k = kind as u8;
             for &sq in &v.playable {
                 let i = kind * v.size + sq as usize;
-                let square = w
-                    .squares
-                    .get(kind * n + square_cell(v, c, sq as usize))
-                    .copied()
-                    .unwrap_or(0);
+                let square = w.squares[kind * n + square_cell(v, c, sq as usize)];
                 if k == v.royal {
                     table[i] = square;
                     continue;
