@@ -232,6 +232,31 @@ fn the_shipped_capablanca_weights_penalise_doubled_pawns() {
 }
 
 #[test]
+fn the_shipped_capablanca_square_weights_bring_the_knight_out() {
+    // Black to move, White's knight on f4 or on g1: the fit weighs N f4 +100 and N g1 -129, so
+    // the gap between the two (60 cp without square weights when written) widens by far.
+    let gap = |file: &str| {
+        let out = variant_depth_one_cp(
+            "capablanca",
+            "4k5/10/10/10/5N4/10/10/4K5 b - - 0 1",
+            &["--weights", file],
+        );
+        let home = variant_depth_one_cp(
+            "capablanca",
+            "4k5/10/10/10/10/10/10/4K1N3 b - - 0 1",
+            &["--weights", file],
+        );
+        home - out
+    };
+    let plain = gap("docs/examples/capablanca-fsf.weights");
+    let squares = gap("docs/examples/capablanca-fsf-squares.weights");
+    assert!(
+        squares >= plain + 150,
+        "with squares {squares}, without {plain}"
+    );
+}
+
+#[test]
 fn bad_weights_files_and_tune_arguments_are_refused() {
     let dir = std::env::temp_dir().join(format!("orrery-tune-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
