@@ -19,6 +19,10 @@
 //!   front of it (only for usual pawns, [`usual_pawn_forward`]).
 //! - **Doubled / isolated pawns** (usual pawns only): pawns sharing their file with an own
 //!   pawn; pawns with no own pawn on a neighbouring file.
+//! - **Connected pawns**: pawns an own pawn defends or (usual pawns) with an own pawn beside
+//!   them on the same rank.
+//! - **Open files**: file riders (pieces that slide more than one square straight forward, as
+//!   the rook does) on a file with none of their own pawns.
 //!
 //! Special rules (hoppers, `i`, en passant) do not count; squares reached by two rules of one piece
 //! count twice.
@@ -65,6 +69,10 @@ pub(crate) struct Activity {
     pub doubled: [i16; 2],
     /// Per side: its isolated pawns.
     pub isolated: [i16; 2],
+    /// Per side: its connected pawns (defended by an own pawn, or one beside them).
+    pub connected: [i16; 2],
+    /// Per side: its file riders on files without own pawns.
+    pub open_file: [i16; 2],
 }
 
 /// Largest attacker weight (pawns of value) in the king-danger sum.
@@ -119,10 +127,12 @@ pub(crate) struct ActivityTables {
     pub passed: [Vec<u8>; 2],
     /// Per colour the usual pawn's forward step ([`usual_pawn_forward`]).
     pub pawn_forward: Option<[isize; 2]>,
+    /// Per kind: whether it is a file rider ([`file_riders`]).
+    pub file_rider: Vec<bool>,
     /// Whether any weight of these terms is nonzero (else the search skips them).
     pub on: bool,
-    /// Whether king danger, pawn shelter, doubled or isolated pawns weigh (else the evaluation
-    /// does not tally them; `eval_features` still does).
+    /// Whether king danger, pawn shelter, doubled, isolated or connected pawns or open files
+    /// weigh (else the evaluation does not tally them; `eval_features` still does).
     pub king_pawn: bool,
 }
 
@@ -156,6 +166,20 @@ pub(crate) fn passed_units(v: &Variant) -> [Vec<u8>; 2] {
     out
 }
 
+/// Per kind: whether a piece of it is a file rider, a non-pawn, non-royal piece that slides more
+/// than one square straight forward (White's forward, one rank up), as the rook does.
+pub(crate) fn file_riders(v: &Variant) -> Vec<bool> {
+    (0..v.definition().pieces.len())
+        .map(|k| {
+            k as u8 != v.pawn
+                && k as u8 != v.royal
+                && v.steps[0][k].iter().any(|s| {
+                    s.delta == v.stride as isize && s.range > 1 && s.lame_len == 0 && s.can_move
+                })
+        })
+        .collect()
+}
+
 impl ActivityTables {
     /// The tables of `v` (its weights decide [`on`](Self::on)).
     pub(crate) fn new(v: &Variant) -> ActivityTables {
@@ -170,12 +194,17 @@ impl ActivityTables {
             })
             .collect();
         let w = &v.weights;
-        let king_pawn =
-            w.king_danger != 0 || w.pawn_shelter != 0 || w.doubled != 0 || w.isolated != 0;
+        let king_pawn = w.king_danger != 0
+            || w.pawn_shelter != 0
+            || w.doubled != 0
+            || w.isolated != 0
+            || w.connected != 0
+            || w.open_file != 0;
         ActivityTables {
             center,
             passed: passed_units(v),
             pawn_forward: usual_pawn_forward(v),
+            file_rider: file_riders(v),
             on: w.passed != 0
                 || w.threat != 0
                 || w.hanging != 0
@@ -201,6 +230,8 @@ impl Activity {
             + w.pawn_shelter * (self.shelter[0] - self.shelter[1]) as i32
             - w.doubled * (self.doubled[0] - self.doubled[1]) as i32
             - w.isolated * (self.isolated[0] - self.isolated[1]) as i32
+            + w.connected * (self.connected[0] - self.connected[1]) as i32
+            + w.open_file * (self.open_file[0] - self.open_file[1]) as i32
     }
 }
 
@@ -210,8 +241,9 @@ impl Position {
         self.activity_with(true)
     }
 
-    /// [`activity`](Self::activity), leaving king danger, shelter, doubled and isolated pawns
-    /// at 0 unless `king_pawn` (the evaluation skips them while their weights are 0).
+    /// [`activity`](Self::activity), leaving king danger, shelter, doubled, isolated and
+    /// connected pawns and open files at 0 unless `king_pawn` (the evaluation skips them while
+    /// their weights are 0).
     pub(crate) fn activity_with(&self, king_pawn: bool) -> Activity {
         // The smallest bit sets that hold the mailbox (at most 38 × 38 = 1444 cells).
         match self.variant.size {
@@ -235,6 +267,8 @@ impl Position {
             shelter: [0; 2],
             doubled: [0; 2],
             isolated: [0; 2],
+            connected: [0; 2],
+            open_file: [0; 2],
         };
         let empty = Cells::<W>([0; W]);
         // The squares around each royal piece (its own included), for king danger.
@@ -390,9 +424,25 @@ impl Position {
                 }
                 out.threat[c] += weak[c].has(s) as i16;
                 out.hanging[c] += (attacks[1 - c].has(s) && !attacks[c].has(s)) as i16;
+                if king_pawn && v.activity.file_rider[kind as usize] {
+                    let x = v.xy[s].0 as usize;
+                    out.open_file[c] += (files[c][x] == 0) as i16;
+                }
                 if kind == pawn {
                     let (x, y) = v.xy[s];
                     let x = x as usize;
+                    if king_pawn {
+                        let beside = |d: isize| {
+                            let t = board[(s as isize + d) as usize];
+                            t != EMPTY
+                                && t != OFF
+                                && cell_color(t).index() == c
+                                && cell_kind(t) == pawn
+                        };
+                        let usual = v.activity.pawn_forward.is_some();
+                        out.connected[c] +=
+                            (pawn_attacks[c].has(s) || (usual && (beside(-1) || beside(1)))) as i16;
+                    }
                     if king_pawn && v.activity.pawn_forward.is_some() {
                         let n = files[c][x];
                         out.doubled[c] += (n > 1) as i16;
@@ -562,5 +612,33 @@ mod tests {
         let a = pos.activity();
         assert_eq!(a.doubled, [2, 0]);
         assert_eq!(a.isolated, [3, 0]);
+        // Connected: black f7 g7 side by side (2); White's c3 defends nothing (c4 is straight
+        // ahead), a2 is alone: none.
+        assert_eq!(a.connected, [0, 2]);
+    }
+
+    #[test]
+    fn connected_pawns_and_file_riders_on_open_files() {
+        let v = chess();
+        let riders: Vec<char> = v
+            .pieces()
+            .iter()
+            .zip(&v.activity.file_rider)
+            .filter(|(_, &r)| r)
+            .map(|(p, _)| p.letter)
+            .collect();
+        assert_eq!(
+            riders,
+            ['R', 'Q'],
+            "the rook and the queen slide up the file"
+        );
+        // White: b2 defends c3 (c3 connected), e4 f4 side by side (both), h2 alone. Black: a7
+        // defends nothing, d6 and d7 doubled, not beside each other: none.
+        let pos = Position::from_fen(&v, "4k3/p2p4/3p4/8/4PP2/2P5/1P5P/4K3 w - - 0 1").unwrap();
+        assert_eq!(pos.activity().connected, [3, 0]);
+        // White rooks on a1 (no white pawn on the a-file: open) and h1 (h2: closed), queen d1
+        // (open); Black's rook on h8 sees only White's h-pawn, which does not close its file.
+        let pos = Position::from_fen(&v, "4k2r/8/8/8/8/8/7P/R2QK2R w - - 0 1").unwrap();
+        assert_eq!(pos.activity().open_file, [2, 1]);
     }
 }

@@ -76,6 +76,10 @@ const ISOLATED: i32 = 0;
 const KING_CENTRE: i32 = 0;
 const PAWN_ENDGAME: i32 = 0;
 const PAIR: i32 = 0;
+/// Connected pawns and file riders on open files start at 0 (off) in every variant; a weights
+/// file turns them on (docs/spider.md, "Evaluation").
+const CONNECTED: i32 = 0;
+const OPEN_FILE: i32 = 0;
 
 /// The evaluation's weights, in centipawns: what `spider-chess tune` fits to game results. The
 /// evaluation is linear in them: [`Position::eval_features`] gives each weight's multiplier.
@@ -115,6 +119,11 @@ pub struct EvalWeights {
     pub pawn_endgame: i32,
     /// For pieces of one colour-bound kind on squares of both colours ([`phase`]).
     pub pair: i32,
+    /// Per pawn defended by an own pawn or (usual pawns) with an own pawn beside it.
+    pub connected: i32,
+    /// Per file rider (a piece sliding straight forward, as the rook) on a file without own
+    /// pawns.
+    pub open_file: i32,
     /// Per kind: per safe square a piece reaches beyond its kind's expected number (0 for the
     /// pawn and the royal piece, which have no mobility term).
     pub mobility: Vec<i32>,
@@ -149,7 +158,7 @@ fn has_mobility_term(v: &Variant, kind: usize) -> bool {
 }
 
 /// Names of the weights after the piece values, in the order of [`EvalWeights::to_vector`].
-const TERM_NAMES: [&str; 15] = [
+const TERM_NAMES: [&str; 17] = [
     "reach",
     "advance",
     "king-shield",
@@ -165,6 +174,8 @@ const TERM_NAMES: [&str; 15] = [
     "king-centre",
     "pawn-endgame",
     "pair",
+    "connected",
+    "open-file",
 ];
 
 impl EvalWeights {
@@ -190,6 +201,8 @@ impl EvalWeights {
             king_centre: KING_CENTRE,
             pawn_endgame: PAWN_ENDGAME,
             pair: PAIR,
+            connected: CONNECTED,
+            open_file: OPEN_FILE,
             mobility: pieces
                 .iter()
                 .enumerate()
@@ -208,7 +221,7 @@ impl EvalWeights {
 
     /// The weights as one vector: the piece values, then reach, advance, king shield, king
     /// attacker, tempo, passed, threat, hanging, king danger, pawn shelter, doubled, isolated,
-    /// king centre, pawn endgame, pair, then the mobility weight per kind, then the endgame
+    /// king centre, pawn endgame, pair, connected, open file, then the mobility weight per kind, then the endgame
     /// weight per kind, then the square weights.
     pub fn to_vector(&self) -> Vec<i32> {
         let mut out = self.values.clone();
@@ -228,6 +241,8 @@ impl EvalWeights {
             self.king_centre,
             self.pawn_endgame,
             self.pair,
+            self.connected,
+            self.open_file,
         ]);
         out.extend(&self.mobility);
         out.extend(&self.endgame);
@@ -236,7 +251,7 @@ impl EvalWeights {
     }
 
     /// The weights from a vector in the order of [`to_vector`](Self::to_vector), for `v`'s
-    /// piece kinds and board; `None` when its length is not `3 * kinds + 15 + kinds * cells`.
+    /// piece kinds and board; `None` when its length is not `3 * kinds + 17 + kinds * cells`.
     pub fn from_vector(v: &Variant, w: &[i32]) -> Option<EvalWeights> {
         let kinds = v.pieces().len();
         let scalars = 3 * kinds + TERM_NAMES.len();
@@ -261,6 +276,8 @@ impl EvalWeights {
             king_centre: t[12],
             pawn_endgame: t[13],
             pair: t[14],
+            connected: t[15],
+            open_file: t[16],
             mobility: w[kinds + TERM_NAMES.len()..2 * kinds + TERM_NAMES.len()].to_vec(),
             endgame: w[2 * kinds + TERM_NAMES.len()..scalars].to_vec(),
             squares: w[scalars..].to_vec(),
@@ -672,6 +689,8 @@ impl Position {
         f[kinds + 12] = p.king_centre;
         f[kinds + 13] = p.pawns;
         f[kinds + 14] = p.pair;
+        f[kinds + 15] = (a.connected[0] - a.connected[1]) as i32;
+        f[kinds + 16] = (a.open_file[0] - a.open_file[1]) as i32;
         let base = kinds + TERM_NAMES.len();
         for k in 0..kinds {
             f[base + k] = (a.mobility[0][k] - a.mobility[1][k]) as i32;
@@ -933,6 +952,8 @@ mod tests {
             king_centre: 5,
             pawn_endgame: 9,
             pair: 31,
+            connected: 7,
+            open_file: 9,
             mobility: (0..house.pieces().len() as i32).map(|k| 2 + k).collect(),
             endgame: (0..house.pieces().len() as i32).map(|k| 3 - k).collect(),
             squares: (0..(house.pieces().len() * cells(&house)) as i32)
@@ -947,7 +968,7 @@ mod tests {
         );
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let mut moves = Vec::new();
-        let mut nonzero = [false; 15];
+        let mut nonzero = [false; 17];
         for variant in [Variant::spider_chess(), house, reweighted] {
             for _ in 0..3 {
                 let mut pos = Position::startpos(&variant);
@@ -961,11 +982,13 @@ mod tests {
                     nonzero[3] |= f[t + 5] != 0;
                     nonzero[4] |= f[t + 6] != 0;
                     nonzero[5] |= f[t + 7] != 0;
-                    nonzero[6] |= f[t + 15..2 * t + 15].iter().any(|&m| m != 0);
-                    nonzero[14] |= f[2 * t + 15..].iter().any(|&e| e != 0);
+                    nonzero[6] |= f[t + 17..2 * t + 17].iter().any(|&m| m != 0);
+                    nonzero[14] |= f[2 * t + 17..].iter().any(|&e| e != 0);
                     for (i, n) in nonzero[7..14].iter_mut().enumerate() {
                         *n |= f[t + 8 + i] != 0;
                     }
+                    nonzero[15] |= f[t + 15] != 0;
+                    nonzero[16] |= f[t + 16] != 0;
                     pos.legal_moves_into(&mut moves);
                     if moves.is_empty() {
                         break;
@@ -975,10 +998,10 @@ mod tests {
             }
         }
         assert_eq!(
-            nonzero, [true; 15],
+            nonzero, [true; 17],
             "reach, shield, hand, passed, threat, hanging, mobility, king danger, pawn shelter, \
-             doubled, isolated, king centre, pawn endgame, pair and endgame features were \
-             exercised"
+             doubled, isolated, king centre, pawn endgame, pair, endgame, connected and open-file \
+             features were exercised"
         );
     }
 
