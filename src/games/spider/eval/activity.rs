@@ -21,7 +21,7 @@
 //!   pawn; pawns with no own pawn on a neighbouring file.
 //! - **Connected pawns**: pawns an own pawn defends or (usual pawns) with an own pawn beside
 //!   them on the same rank.
-//! - **Open files**: file riders (pieces that slide more than one square straight forward, as
+//! - **Open files**: file riders (pieces that slide more than one square along their file, as
 //!   the rook does) on a file with none of their own pawns.
 //!
 //! Special rules (hoppers, `i`, en passant) do not count; squares reached by two rules of one piece
@@ -167,14 +167,17 @@ pub(crate) fn passed_units(v: &Variant) -> [Vec<u8>; 2] {
 }
 
 /// Per kind: whether a piece of it is a file rider, a non-pawn, non-royal piece that slides more
-/// than one square straight forward (White's forward, one rank up), as the rook does.
+/// than one square along its file (either way), as the rook does.
 pub(crate) fn file_riders(v: &Variant) -> Vec<bool> {
     (0..v.definition().pieces.len())
         .map(|k| {
             k as u8 != v.pawn
                 && k as u8 != v.royal
                 && v.steps[0][k].iter().any(|s| {
-                    s.delta == v.stride as isize && s.range > 1 && s.lame_len == 0 && s.can_move
+                    s.delta.abs() == v.stride as isize
+                        && s.range > 1
+                        && s.lame_len == 0
+                        && s.can_move
                 })
         })
         .collect()

@@ -121,7 +121,7 @@ pub struct EvalWeights {
     pub pair: i32,
     /// Per pawn defended by an own pawn or (usual pawns) with an own pawn beside it.
     pub connected: i32,
-    /// Per file rider (a piece sliding straight forward, as the rook) on a file without own
+    /// Per file rider (a piece sliding along its file, as the rook) on a file without own
     /// pawns.
     pub open_file: i32,
     /// Per kind: per safe square a piece reaches beyond its kind's expected number (0 for the
