@@ -218,6 +218,47 @@ fn the_shipped_chess_square_weights_centralise_the_knight() {
 }
 
 #[test]
+fn the_shipped_chess_connected_weights_value_open_files_and_pawn_chains() {
+    // Black to move; each pair differs in one thing White has: a rook on the open c-file
+    // against the a-file behind its own pawn, four pawns side by side against four apart. The
+    // file fitted with connected pawns (10) and open files (18) widens both gaps over the file
+    // it started from (71 and 69 cp when written; 82 and 81 with it).
+    let gap = |file: &str, worse: &str, better: &str| {
+        depth_one_cp(worse, &["--weights", file]) - depth_one_cp(better, &["--weights", file])
+    };
+    let rook = |file: &str| {
+        gap(
+            file,
+            "4k3/8/8/8/8/8/PP4PP/R3K3 b - - 0 1",
+            "4k3/8/8/8/8/8/PP4PP/2R1K3 b - - 0 1",
+        )
+    };
+    let pawns = |file: &str| {
+        gap(
+            file,
+            "4k3/8/8/8/8/8/P1P1P1P1/4K3 b - - 0 1",
+            "4k3/8/8/8/8/8/PPPP4/4K3 b - - 0 1",
+        )
+    };
+    let (old, new) = (
+        "docs/examples/chess-fsf-squares.weights",
+        "docs/examples/chess-fsf-connected.weights",
+    );
+    assert!(
+        rook(new) > rook(old),
+        "open file: {} against {}",
+        rook(new),
+        rook(old)
+    );
+    assert!(
+        pawns(new) > pawns(old),
+        "chain: {} against {}",
+        pawns(new),
+        pawns(old)
+    );
+}
+
+#[test]
 fn the_shipped_capablanca_weights_penalise_doubled_pawns() {
     // White's c-pawns are doubled (the fit weighs a doubled pawn 14, the defaults 0); no pieces
     // but the kings, equal pawn counts.
