@@ -179,6 +179,13 @@ fn variant_depth_one_cp(variant: &str, fen: &str, extra: &[&str]) -> i32 {
     score.split_whitespace().next().unwrap().parse().unwrap()
 }
 
+/// How much better White stands in `better` than in `worse` (both with Black to move) by
+/// [`variant_depth_one_cp`] with the weights file `weights`.
+fn gap_cp(variant: &str, weights: &str, worse: &str, better: &str) -> i32 {
+    let extra = ["--weights", weights];
+    variant_depth_one_cp(variant, worse, &extra) - variant_depth_one_cp(variant, better, &extra)
+}
+
 #[test]
 fn the_shipped_chess_structure_weights_load_and_score_pawn_endings() {
     // White's a- and c-pawns are isolated, its king on the edge: the file's doubled, isolated,
@@ -205,9 +212,12 @@ fn the_shipped_chess_square_weights_centralise_the_knight() {
     // a1 -24, with reach and knight mobility refitted lower) widen the gap the reach and
     // mobility terms already see (114 cp against 88 when written).
     let gap = |file: &str| {
-        let centre = depth_one_cp("4k3/8/8/8/4N3/8/8/4K3 b - - 0 1", &["--weights", file]);
-        let corner = depth_one_cp("4k3/8/8/8/8/8/8/N3K3 b - - 0 1", &["--weights", file]);
-        corner - centre
+        gap_cp(
+            "chess",
+            file,
+            "4k3/8/8/8/8/8/8/N3K3 b - - 0 1",
+            "4k3/8/8/8/4N3/8/8/4K3 b - - 0 1",
+        )
     };
     let plain = gap("docs/examples/chess-fsf.weights");
     let squares = gap("docs/examples/chess-fsf-squares.weights");
@@ -223,18 +233,17 @@ fn the_shipped_chess_connected_weights_value_open_files_and_pawn_chains() {
     // against the a-file behind its own pawn, four pawns side by side against four apart. The
     // file fitted with connected pawns (10) and open files (18) widens both gaps over the file
     // it started from (71 and 69 cp when written; 82 and 81 with it).
-    let gap = |file: &str, worse: &str, better: &str| {
-        depth_one_cp(worse, &["--weights", file]) - depth_one_cp(better, &["--weights", file])
-    };
     let rook = |file: &str| {
-        gap(
+        gap_cp(
+            "chess",
             file,
             "4k3/8/8/8/8/8/PP4PP/R3K3 b - - 0 1",
             "4k3/8/8/8/8/8/PP4PP/2R1K3 b - - 0 1",
         )
     };
     let pawns = |file: &str| {
-        gap(
+        gap_cp(
+            "chess",
             file,
             "4k3/8/8/8/8/8/P1P1P1P1/4K3 b - - 0 1",
             "4k3/8/8/8/8/8/PPPP4/4K3 b - - 0 1",
@@ -244,17 +253,15 @@ fn the_shipped_chess_connected_weights_value_open_files_and_pawn_chains() {
         "docs/examples/chess-fsf-squares.weights",
         "docs/examples/chess-fsf-connected.weights",
     );
+    let (rook_old, rook_new) = (rook(old), rook(new));
     assert!(
-        rook(new) > rook(old),
-        "open file: {} against {}",
-        rook(new),
-        rook(old)
+        rook_new > rook_old,
+        "open file: {rook_new} against {rook_old}"
     );
+    let (pawns_old, pawns_new) = (pawns(old), pawns(new));
     assert!(
-        pawns(new) > pawns(old),
-        "chain: {} against {}",
-        pawns(new),
-        pawns(old)
+        pawns_new > pawns_old,
+        "chain: {pawns_new} against {pawns_old}"
     );
 }
 
@@ -277,17 +284,12 @@ fn the_shipped_capablanca_square_weights_bring_the_knight_out() {
     // Black to move, White's knight on f4 or on g1: the fit weighs N f4 +100 and N g1 -129, so
     // the gap between the two (60 cp without square weights when written) widens by far.
     let gap = |file: &str| {
-        let out = variant_depth_one_cp(
+        gap_cp(
             "capablanca",
-            "4k5/10/10/10/5N4/10/10/4K5 b - - 0 1",
-            &["--weights", file],
-        );
-        let home = variant_depth_one_cp(
-            "capablanca",
+            file,
             "4k5/10/10/10/10/10/10/4K1N3 b - - 0 1",
-            &["--weights", file],
-        );
-        home - out
+            "4k5/10/10/10/5N4/10/10/4K5 b - - 0 1",
+        )
     };
     let plain = gap("docs/examples/capablanca-fsf.weights");
     let squares = gap("docs/examples/capablanca-fsf-squares.weights");

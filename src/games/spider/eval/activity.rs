@@ -418,6 +418,11 @@ impl Position {
             }
         }
         debug_assert!(stride <= 40);
+        // Whether a cell holds a pawn of side `c`; whether the pawn is the usual kind.
+        let own_pawn = |t: u8, c: usize| {
+            t != EMPTY && t != OFF && cell_color(t).index() == c && cell_kind(t) == pawn
+        };
+        let usual = v.activity.pawn_forward.is_some();
         for c in 0..2 {
             for &sq in &self.list[c] {
                 let s = sq as usize;
@@ -435,18 +440,11 @@ impl Position {
                     let (x, y) = v.xy[s];
                     let x = x as usize;
                     if king_pawn {
-                        let beside = |d: isize| {
-                            let t = board[(s as isize + d) as usize];
-                            t != EMPTY
-                                && t != OFF
-                                && cell_color(t).index() == c
-                                && cell_kind(t) == pawn
-                        };
-                        let usual = v.activity.pawn_forward.is_some();
+                        let beside = |d: isize| own_pawn(board[(s as isize + d) as usize], c);
                         out.connected[c] +=
                             (pawn_attacks[c].has(s) || (usual && (beside(-1) || beside(1)))) as i16;
                     }
-                    if king_pawn && v.activity.pawn_forward.is_some() {
+                    if king_pawn && usual {
                         let n = files[c][x];
                         out.doubled[c] += (n > 1) as i16;
                         out.isolated[c] += (files[c][x - 1] == 0 && files[c][x + 1] == 0) as i16;
@@ -467,12 +465,8 @@ impl Position {
                 let k = self.king[c] as isize;
                 for ahead in 1..=2 {
                     for dx in -1..=1 {
-                        let t = board[(k + ahead * fwd[c] + dx) as usize];
-                        out.shelter[c] += (t != EMPTY
-                            && t != OFF
-                            && cell_color(t).index() == c
-                            && cell_kind(t) == pawn)
-                            as i16;
+                        out.shelter[c] +=
+                            own_pawn(board[(k + ahead * fwd[c] + dx) as usize], c) as i16;
                     }
                 }
             }
