@@ -209,6 +209,7 @@ impl ActivityTables {
             pawn_forward: usual_pawn_forward(v),
             file_rider: file_riders(v),
             on: w.passed != 0
+                || w.passed_endgame != 0
                 || w.threat != 0
                 || w.hanging != 0
                 || king_pawn

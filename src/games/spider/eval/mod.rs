@@ -80,6 +80,8 @@ const PAIR: i32 = 0;
 /// file turns them on (docs/spider.md, "Evaluation").
 const CONNECTED: i32 = 0;
 const OPEN_FILE: i32 = 0;
+/// Passed pawns' endgame share starts at 0 (off) in every variant; a weights file turns it on.
+const PASSED_ENDGAME: i32 = 0;
 
 /// The evaluation's weights, in centipawns: what `spider-chess tune` fits to game results. The
 /// evaluation is linear in them: [`Position::eval_features`] gives each weight's multiplier.
@@ -124,6 +126,9 @@ pub struct EvalWeights {
     /// Per file rider (a piece sliding along its file, as the rook) on a file without own
     /// pawns.
     pub open_file: i32,
+    /// Per passed-pawn unit times the endgame share ([`phase`]): what a passed pawn gains as
+    /// pieces leave (the passed-pawn weight is the start's).
+    pub passed_endgame: i32,
     /// Per kind: per safe square a piece reaches beyond its kind's expected number (0 for the
     /// pawn and the royal piece, which have no mobility term).
     pub mobility: Vec<i32>,
@@ -158,7 +163,7 @@ fn has_mobility_term(v: &Variant, kind: usize) -> bool {
 }
 
 /// Names of the weights after the piece values, in the order of [`EvalWeights::to_vector`].
-const TERM_NAMES: [&str; 17] = [
+const TERM_NAMES: [&str; 18] = [
     "reach",
     "advance",
     "king-shield",
@@ -176,6 +181,7 @@ const TERM_NAMES: [&str; 17] = [
     "pair",
     "connected",
     "open-file",
+    "passed-endgame",
 ];
 
 impl EvalWeights {
@@ -203,6 +209,7 @@ impl EvalWeights {
             pair: PAIR,
             connected: CONNECTED,
             open_file: OPEN_FILE,
+            passed_endgame: PASSED_ENDGAME,
             mobility: pieces
                 .iter()
                 .enumerate()
@@ -221,8 +228,8 @@ impl EvalWeights {
 
     /// The weights as one vector: the piece values, then reach, advance, king shield, king
     /// attacker, tempo, passed, threat, hanging, king danger, pawn shelter, doubled, isolated,
-    /// king centre, pawn endgame, pair, connected, open file, then the mobility weight per kind, then the endgame
-    /// weight per kind, then the square weights.
+    /// king centre, pawn endgame, pair, connected, open file, passed endgame, then the mobility
+    /// weight per kind, then the endgame weight per kind, then the square weights.
     pub fn to_vector(&self) -> Vec<i32> {
         let mut out = self.values.clone();
         out.extend([
@@ -243,6 +250,7 @@ impl EvalWeights {
             self.pair,
             self.connected,
             self.open_file,
+            self.passed_endgame,
         ]);
         out.extend(&self.mobility);
         out.extend(&self.endgame);
@@ -251,7 +259,7 @@ impl EvalWeights {
     }
 
     /// The weights from a vector in the order of [`to_vector`](Self::to_vector), for `v`'s
-    /// piece kinds and board; `None` when its length is not `3 * kinds + 17 + kinds * cells`.
+    /// piece kinds and board; `None` when its length is not `3 * kinds + 18 + kinds * cells`.
     pub fn from_vector(v: &Variant, w: &[i32]) -> Option<EvalWeights> {
         let kinds = v.pieces().len();
         let scalars = 3 * kinds + TERM_NAMES.len();
@@ -278,6 +286,7 @@ impl EvalWeights {
             pair: t[14],
             connected: t[15],
             open_file: t[16],
+            passed_endgame: t[17],
             mobility: w[kinds + TERM_NAMES.len()..2 * kinds + TERM_NAMES.len()].to_vec(),
             endgame: w[2 * kinds + TERM_NAMES.len()..scalars].to_vec(),
             squares: w[scalars..].to_vec(),
@@ -609,16 +618,20 @@ impl Position {
     /// kept piece-square sums, king safety, the board-dependent terms (when their weights are
     /// not all 0) and tempo. Allocation-free.
     pub fn evaluate(&self) -> Score {
+        let v = &*self.variant;
+        let w = &v.weights;
         let mut s = self.psq[0] - self.psq[1] + self.king_safety();
-        if self.variant.activity.on {
-            s += self
-                .activity_with(self.variant.activity.king_pawn)
-                .score(&self.variant.weights);
+        let mut passed = 0;
+        if v.activity.on {
+            let a = self.activity_with(v.activity.king_pawn);
+            s += a.score(w);
+            passed = a.passed[0] - a.passed[1];
         }
-        if self.variant.phase.on {
-            s += self.phase_terms().score(&self.variant.weights);
+        if v.phase.on {
+            let p = self.phase_terms();
+            s += p.score(w) + w.passed_endgame * p.passed_endgame(passed);
         }
-        self.variant.weights.tempo
+        w.tempo
             + match self.side {
                 Color::White => s,
                 Color::Black => -s,
@@ -691,6 +704,7 @@ impl Position {
         f[kinds + 14] = p.pair;
         f[kinds + 15] = (a.connected[0] - a.connected[1]) as i32;
         f[kinds + 16] = (a.open_file[0] - a.open_file[1]) as i32;
+        f[kinds + 17] = p.passed_endgame(a.passed[0] - a.passed[1]);
         let base = kinds + TERM_NAMES.len();
         for k in 0..kinds {
             f[base + k] = (a.mobility[0][k] - a.mobility[1][k]) as i32;
@@ -954,6 +968,7 @@ mod tests {
             pair: 31,
             connected: 7,
             open_file: 9,
+            passed_endgame: 7,
             mobility: (0..house.pieces().len() as i32).map(|k| 2 + k).collect(),
             endgame: (0..house.pieces().len() as i32).map(|k| 3 - k).collect(),
             squares: (0..(house.pieces().len() * cells(&house)) as i32)
@@ -968,7 +983,7 @@ mod tests {
         );
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let mut moves = Vec::new();
-        let mut nonzero = [false; 17];
+        let mut nonzero = [false; 18];
         for variant in [Variant::spider_chess(), house, reweighted] {
             for _ in 0..3 {
                 let mut pos = Position::startpos(&variant);
@@ -982,13 +997,14 @@ mod tests {
                     nonzero[3] |= f[t + 5] != 0;
                     nonzero[4] |= f[t + 6] != 0;
                     nonzero[5] |= f[t + 7] != 0;
-                    nonzero[6] |= f[t + 17..2 * t + 17].iter().any(|&m| m != 0);
-                    nonzero[14] |= f[2 * t + 17..].iter().any(|&e| e != 0);
+                    nonzero[6] |= f[t + 18..2 * t + 18].iter().any(|&m| m != 0);
+                    nonzero[14] |= f[2 * t + 18..].iter().any(|&e| e != 0);
                     for (i, n) in nonzero[7..14].iter_mut().enumerate() {
                         *n |= f[t + 8 + i] != 0;
                     }
                     nonzero[15] |= f[t + 15] != 0;
                     nonzero[16] |= f[t + 16] != 0;
+                    nonzero[17] |= f[t + 17] != 0;
                     pos.legal_moves_into(&mut moves);
                     if moves.is_empty() {
                         break;
@@ -998,10 +1014,10 @@ mod tests {
             }
         }
         assert_eq!(
-            nonzero, [true; 17],
+            nonzero, [true; 18],
             "reach, shield, hand, passed, threat, hanging, mobility, king danger, pawn shelter, \
-             doubled, isolated, king centre, pawn endgame, pair, endgame, connected and open-file \
-             features were exercised"
+             doubled, isolated, king centre, pawn endgame, pair, endgame, connected, open-file and \
+             passed-endgame features were exercised"
         );
     }
 

@@ -6,6 +6,8 @@
 //! - **Pawn endgame**: each pawn is worth more, scaled the same way;
 //! - **Endgame values**: each other piece's value changes by its kind's weight per eighth of
 //!   the endgame share (a tapered value: the start's at the start, the endgame's at the end);
+//! - **Passed endgame**: each passed-pawn unit (counted with the board-dependent terms) is worth
+//!   more, scaled by the endgame share, as a passed pawn runs more freely with fewer pieces;
 //!
 //! and, at any phase, the **pair**: a side with pieces of one colour-bound kind (the bishop, the
 //! alfil) on squares of both colours.
@@ -48,6 +50,8 @@ pub(crate) struct Phase {
     /// Per kind: the endgame share in eighths times the piece-count difference (board and
     /// hand); 0 for the pawn and the royal piece.
     pub kinds: [i32; MAX_KINDS],
+    /// The endgame share, 0 to `ENDGAME`.
+    pub endgame: i32,
 }
 
 impl Phase {
@@ -56,6 +60,13 @@ impl Phase {
     pub(crate) fn score(&self, w: &EvalWeights) -> i32 {
         let values: i32 = w.endgame.iter().zip(&self.kinds).map(|(w, n)| w * n).sum();
         w.king_centre * self.king_centre + w.pawn_endgame * self.pawns + w.pair * self.pair + values
+    }
+
+    /// The passed-endgame feature of a White-minus-Black difference of passed-pawn units: the
+    /// endgame share times it, over `ENDGAME`.
+    #[inline]
+    pub(crate) fn passed_endgame(&self, passed: i32) -> i32 {
+        self.endgame * passed / ENDGAME
     }
 }
 
@@ -88,6 +99,7 @@ impl PhaseTables {
             on: w.king_centre != 0
                 || w.pawn_endgame != 0
                 || w.pair != 0
+                || w.passed_endgame != 0
                 || w.endgame.iter().any(|&x| x != 0),
         }
     }
@@ -167,6 +179,7 @@ impl Position {
             pawns: endgame * (pawns[0] - pawns[1]) / ENDGAME,
             pair: pair[0] - pair[1],
             kinds: count.map(|n| eighths * n),
+            endgame,
         }
     }
 }
@@ -250,6 +263,35 @@ mod tests {
             let after = Position::from_fen(&tapered, fen).unwrap().evaluate();
             assert_eq!(after - before, 6 * weight);
         }
+    }
+
+    #[test]
+    fn passed_pawns_gain_with_the_endgame_share() {
+        let v = test_variant("chess");
+        let mut w = v.weights().clone();
+        w.passed_endgame = 10;
+        let on = std::sync::Arc::new(Variant::clone(&v).with_weights(w).unwrap());
+        assert!(on.phase.on && on.activity.on);
+        let gain = |fen: &str| {
+            let at = |v: &std::sync::Arc<Variant>| Position::from_fen(v, fen).unwrap().evaluate();
+            at(&on) - at(&v)
+        };
+        // White's passed pawn on d5 (rank 5: 9 units). Kings and pawns only: the whole share.
+        let bare = "7k/6pp/8/3P4/8/8/6PP/6K1 w - - 0 1";
+        assert_eq!(gain(bare), 10 * 9);
+        // With a rook each the share is 50 sixty-fourths (see the endgame values above).
+        assert_eq!(
+            gain("r6k/6pp/8/3P4/8/8/6PP/R5K1 w - - 0 1"),
+            10 * (50 * 9 / 64)
+        );
+        // From Black's side the sign turns; without a passed pawn nothing changes.
+        assert_eq!(gain("7k/6pp/8/3P4/8/8/6PP/6K1 b - - 0 1"), -10 * 9);
+        assert_eq!(gain("7k/6pp/8/8/8/8/6PP/6K1 w - - 0 1"), 0);
+        assert_eq!(
+            gain("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+            0,
+            "no share at the start"
+        );
     }
 
     #[test]
