@@ -347,3 +347,22 @@ fn bad_weights_files_and_tune_arguments_are_refused() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_shipped_shatranj_weights_penalise_isolated_pawns() {
+    // Black to move; White's four pawns side by side or four files apart, kings away from them.
+    // The defaults have no isolated or connected weight (no gap: 0 cp when written); the file
+    // fitted to Fairy-Stockfish's shatranj scores weighs an isolated pawn 18 and a connected
+    // one 5 (92 cp when written).
+    let apart = "r2k4/pppp4/8/8/7K/8/P1P1P1P1/R7 b - - 0 1";
+    let chain = "r2k4/pppp4/8/8/7K/8/PPPP4/R7 b - - 0 1";
+    let plain =
+        variant_depth_one_cp("shatranj", apart, &[]) - variant_depth_one_cp("shatranj", chain, &[]);
+    let fitted = gap_cp(
+        "shatranj",
+        "docs/examples/shatranj-fsf-squares.weights",
+        apart,
+        chain,
+    );
+    assert!(fitted >= plain + 50, "fitted {fitted}, defaults {plain}");
+}
