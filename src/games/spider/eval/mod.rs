@@ -22,10 +22,10 @@
 //!   royal piece, squared and capped), pawn shelter and, for usual pawns, doubled and isolated
 //!   pawns, recounted at each evaluation from the compiled move
 //!   rules; skipped when all their weights are 0 (Spider-Chess: they triple its time per node).
-//! - **Phase terms** ([`phase`]): the royal piece's centrality, each pawn and each other piece
-//!   (a tapered value per kind), scaled by the endgame share (non-pawn material gone since the
-//!   start), and the pair of a colour-bound kind on both square colours; counted from the piece
-//!   lists, skipped while their weights are 0.
+//! - **Phase terms** ([`phase`]): the royal piece's centrality, each pawn, each other piece
+//!   (a tapered value per kind) and the passed pawns, scaled by the endgame share (non-pawn
+//!   material gone since the start), and the pair of a colour-bound kind on both square
+//!   colours; counted from the piece lists, skipped while their weights are 0.
 //!
 //! Material, reach and advancement depend on one piece and its square only: they are looked up in
 //! piece-square tables ([`piece_square_tables`]) whose per-side sums the position keeps up to date
