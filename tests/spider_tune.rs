@@ -182,8 +182,12 @@ fn variant_depth_one_cp(variant: &str, fen: &str, extra: &[&str]) -> i32 {
 /// How much better White stands in `better` than in `worse` (both with Black to move) by
 /// [`variant_depth_one_cp`] with the weights file `weights`.
 fn gap_cp(variant: &str, weights: &str, worse: &str, better: &str) -> i32 {
-    let extra = ["--weights", weights];
-    variant_depth_one_cp(variant, worse, &extra) - variant_depth_one_cp(variant, better, &extra)
+    gap_with(variant, &["--weights", weights], worse, better)
+}
+
+/// [`gap_cp`] with the engine started with `extra` arguments (none: the variant's defaults).
+fn gap_with(variant: &str, extra: &[&str], worse: &str, better: &str) -> i32 {
+    variant_depth_one_cp(variant, worse, extra) - variant_depth_one_cp(variant, better, extra)
 }
 
 #[test]
@@ -356,8 +360,7 @@ fn the_shipped_shatranj_weights_penalise_isolated_pawns() {
     // one 5 (92 cp when written).
     let apart = "r2k4/pppp4/8/8/7K/8/P1P1P1P1/R7 b - - 0 1";
     let chain = "r2k4/pppp4/8/8/7K/8/PPPP4/R7 b - - 0 1";
-    let plain =
-        variant_depth_one_cp("shatranj", apart, &[]) - variant_depth_one_cp("shatranj", chain, &[]);
+    let plain = gap_with("shatranj", &[], apart, chain);
     let fitted = gap_cp(
         "shatranj",
         "docs/examples/shatranj-fsf-squares.weights",

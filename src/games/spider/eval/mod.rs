@@ -628,8 +628,7 @@ impl Position {
             passed = a.passed[0] - a.passed[1];
         }
         if v.phase.on {
-            let p = self.phase_terms();
-            s += p.score(w) + w.passed_endgame * p.passed_endgame(passed);
+            s += self.phase_terms().score(w, passed);
         }
         w.tempo
             + match self.side {

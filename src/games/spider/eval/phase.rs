@@ -55,11 +55,16 @@ pub(crate) struct Phase {
 }
 
 impl Phase {
-    /// White's score of these terms under weights `w`.
+    /// White's score of these terms under weights `w`, `passed` White's passed-pawn units minus
+    /// Black's (0 when the board-dependent terms are off).
     #[inline]
-    pub(crate) fn score(&self, w: &EvalWeights) -> i32 {
+    pub(crate) fn score(&self, w: &EvalWeights, passed: i32) -> i32 {
         let values: i32 = w.endgame.iter().zip(&self.kinds).map(|(w, n)| w * n).sum();
-        w.king_centre * self.king_centre + w.pawn_endgame * self.pawns + w.pair * self.pair + values
+        w.king_centre * self.king_centre
+            + w.pawn_endgame * self.pawns
+            + w.pair * self.pair
+            + w.passed_endgame * self.passed_endgame(passed)
+            + values
     }
 
     /// The passed-endgame feature of a White-minus-Black difference of passed-pawn units: the
