@@ -369,3 +369,16 @@ fn the_shipped_shatranj_weights_penalise_isolated_pawns() {
     );
     assert!(fitted >= plain + 50, "fitted {fitted}, defaults {plain}");
 }
+
+#[test]
+fn the_shipped_donut_weights_keep_pawns_in_front_of_the_king() {
+    // Black to move, equal material; White's three pawns shelter its king on h1 or stand on the
+    // far wing. The defaults barely tell them apart (15 cp when written); the file fitted to
+    // Fairy-Stockfish's donut scores (pawn shelter 0 -> 57, king shield 8 -> 26, a drop game's
+    // king safety) by 387 cp.
+    let away = "r3k3q1/ppp7/10/4**4/4**4/10/PPP7/R6KQ1[] b - - 0 1";
+    let shelter = "r3k3q1/ppp7/10/4**4/4**4/10/6PPP1/R6KQ1[] b - - 0 1";
+    let plain = gap_with("donut", &[], away, shelter);
+    let fitted = gap_cp("donut", "docs/examples/donut-fsf.weights", away, shelter);
+    assert!(fitted >= plain + 200, "fitted {fitted}, defaults {plain}");
+}
