@@ -690,7 +690,8 @@ impl Position {
             Color::Black => -1,
         };
         let a = self.activity();
-        f[kinds + 5] = a.passed[0] - a.passed[1];
+        let passed = a.passed[0] - a.passed[1];
+        f[kinds + 5] = passed;
         f[kinds + 6] = -((a.threat[0] - a.threat[1]) as i32);
         f[kinds + 7] = -((a.hanging[0] - a.hanging[1]) as i32);
         f[kinds + 8] = -(a.danger[0] - a.danger[1]);
@@ -703,7 +704,7 @@ impl Position {
         f[kinds + 14] = p.pair;
         f[kinds + 15] = (a.connected[0] - a.connected[1]) as i32;
         f[kinds + 16] = (a.open_file[0] - a.open_file[1]) as i32;
-        f[kinds + 17] = p.passed_endgame(a.passed[0] - a.passed[1]);
+        f[kinds + 17] = p.passed_endgame(passed);
         let base = kinds + TERM_NAMES.len();
         for k in 0..kinds {
             f[base + k] = (a.mobility[0][k] - a.mobility[1][k]) as i32;
