@@ -12,7 +12,7 @@ use super::game_kind::GameKind;
 use super::match_settings::MatchSettings;
 use super::records::{parse_record_line, GameRecord, RecordLine};
 use super::stats::Sprt;
-use super::tally::Tally;
+use super::tally::{packed_depths, Tally};
 
 /// What to do with a file that is not of the match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +42,9 @@ pub struct MatchMerge {
     settings: Option<(MatchSettings, String)>,
     headerless: Option<String>,
     games: BTreeMap<u64, (GameRecord, String)>,
+    /// Each kept game's engine depths ([`packed_depths`]), by id: all the statistics keep of
+    /// its moves.
+    depths: BTreeMap<u64, Vec<u32>>,
     duplicates: usize,
     files: HashMap<PathBuf, FileState>,
 }
@@ -81,6 +84,7 @@ impl MatchMerge {
             settings: None,
             headerless: None,
             games: BTreeMap::new(),
+            depths: BTreeMap::new(),
             duplicates: 0,
             files: HashMap::new(),
         }
@@ -247,6 +251,7 @@ impl MatchMerge {
                         // Kept for the statistics only: the moves and positions are dropped,
                         // so following a long match costs little memory.
                         let mut rec = *rec;
+                        self.depths.insert(rec.id, packed_depths(&rec));
                         rec.moves = Vec::new();
                         rec.start = String::new();
                         rec.final_position = String::new();
@@ -333,6 +338,9 @@ impl MatchMerge {
         let mut t = Tally::new(self.engine_names(), seats, sprt);
         for r in self.games() {
             t.add(r);
+            if let Some(d) = self.depths.get(&r.id) {
+                t.add_depths(&r.engine_index, d);
+            }
         }
         Ok(t)
     }

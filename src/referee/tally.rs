@@ -1,6 +1,6 @@
 //! Running results of a match, fed one game record at a time: for two engines in two seats
 //! W/D/L, Elo, LOS, pentanomial pairs and SPRT; for every match each engine's mean score and
-//! mean rank with 95% intervals, and wins by seat.
+//! mean rank with 95% intervals, wins by seat, and the search depth each engine reported.
 
 use std::collections::HashMap;
 
@@ -21,6 +21,20 @@ pub fn ending_kind(reason: &str) -> String {
         return format!("adjudication ({what})");
     }
     reason.split(':').next().unwrap_or("").trim().to_string()
+}
+
+/// Bits of a packed depth that hold the depth; the seat is above them.
+const DEPTH_BITS: u32 = 24;
+const DEPTH_MASK: u32 = (1 << DEPTH_BITS) - 1;
+
+/// The depths a game's engines reported with their moves, 4 bytes a move (seat and depth; book
+/// moves and moves without a depth left out, depths capped at 2^24 - 1).
+pub fn packed_depths(rec: &GameRecord) -> Vec<u32> {
+    rec.moves
+        .iter()
+        .filter(|m| !m.book && m.seat < 256)
+        .filter_map(|m| Some(((m.seat as u32) << DEPTH_BITS) | m.depth?.min(DEPTH_MASK)))
+        .collect()
 }
 
 /// Everything counted so far.
@@ -44,6 +58,46 @@ pub struct Tally {
     sprt: Option<Sprt>,
     overhead_us: u64,
     engine_moves: u64,
+    depths: Vec<DepthTally>,
+}
+
+/// The depths one engine reported with its moves (book moves and moves without a depth are not
+/// counted): a histogram, so that tallies of shards merge to the unsharded match's figures.
+#[derive(Clone, Debug, Default)]
+struct DepthTally {
+    /// Moves per depth; depths beyond the last bucket are counted in it (the sum stays exact).
+    counts: Vec<u64>,
+    sum: u64,
+    moves: u64,
+}
+
+impl DepthTally {
+    /// Depths at or above this share the last histogram bucket.
+    const BUCKETS: usize = 256;
+
+    fn add(&mut self, depth: u32) {
+        let i = (depth as usize).min(Self::BUCKETS - 1);
+        if self.counts.len() <= i {
+            self.counts.resize(i + 1, 0);
+        }
+        self.counts[i] += 1;
+        self.sum += u64::from(depth);
+        self.moves += 1;
+    }
+
+    /// The lower median (the middle move's depth when sorted, the lower of the two middle ones
+    /// for an even count).
+    fn median(&self) -> Option<usize> {
+        let k = self.moves.checked_sub(1)? / 2;
+        let mut seen = 0;
+        for (d, &c) in self.counts.iter().enumerate() {
+            seen += c;
+            if seen > k {
+                return Some(d);
+            }
+        }
+        None
+    }
 }
 
 impl Tally {
@@ -64,6 +118,7 @@ impl Tally {
             sprt,
             overhead_us: 0,
             engine_moves: 0,
+            depths: vec![DepthTally::default(); n],
         }
     }
 
@@ -77,6 +132,7 @@ impl Tally {
         self.games += 1;
         self.overhead_us += rec.overhead_us;
         self.engine_moves += rec.engine_moves;
+        self.add_depths(&rec.engine_index, &packed_depths(rec));
         for (seat, &e) in rec.engine_index.iter().enumerate() {
             if e < self.score.len() {
                 self.score[e].add(rec.seat_score(seat));
@@ -113,6 +169,17 @@ impl Tally {
         }
     }
 
+    /// Counts the depths of one game's engine moves, packed by [`packed_depths`] (a merge of
+    /// records files keeps them so and drops the moves).
+    pub fn add_depths(&mut self, engine_index: &[usize], packed: &[u32]) {
+        for &p in packed {
+            let (seat, depth) = ((p >> DEPTH_BITS) as usize, p & DEPTH_MASK);
+            if let Some(t) = engine_index.get(seat).and_then(|&e| self.depths.get_mut(e)) {
+                t.add(depth);
+            }
+        }
+    }
+
     /// Current SPRT LLR (pentanomial when pairs exist, else trinomial) and decision.
     pub fn sprt(&self) -> Option<(f64, SprtDecision, Sprt)> {
         let sprt = self.sprt?;
@@ -138,6 +205,13 @@ impl Tally {
     /// Mean referee time per engine move in microseconds (see [`GameRecord::overhead_us`]).
     pub fn overhead_per_move_us(&self) -> Option<f64> {
         (self.engine_moves > 0).then(|| self.overhead_us as f64 / self.engine_moves as f64)
+    }
+
+    /// Mean and median depth of each engine's moves that reported one (`None` for an engine
+    /// whose moves reported none): what each reached under the match's limit.
+    pub fn depth_summary(&self, e: usize) -> Option<(f64, usize, u64)> {
+        let t = self.depths.get(e)?;
+        Some((t.sum as f64 / t.moves as f64, t.median()?, t.moves))
     }
 
     /// The multi-line report printed at intervals and at the end.
@@ -203,6 +277,18 @@ impl Tally {
         endings.sort();
         let endings: Vec<String> = endings.iter().map(|(k, v)| format!("{k} {v}")).collect();
         out.push_str(&format!("Endings: {}\n", endings.join(", ")));
+        let depths: Vec<String> = (0..self.engines.len())
+            .filter_map(|e| {
+                let (mean, median, moves) = self.depth_summary(e)?;
+                Some(format!(
+                    "{} mean {mean:.2}, median {median} ({moves} moves)",
+                    self.engines[e]
+                ))
+            })
+            .collect();
+        if !depths.is_empty() {
+            out.push_str(&format!("Depth: {}\n", depths.join("; ")));
+        }
         if let Some(us) = self.overhead_per_move_us() {
             out.push_str(&format!(
                 "Referee overhead: {us:.0} us per move ({} engine moves)\n",
@@ -291,5 +377,59 @@ mod tests {
         );
         assert_eq!(ending_kind("crash: seat 1 (a): gone"), "crash");
         assert_eq!(ending_kind("checkmate"), "checkmate");
+    }
+
+    #[test]
+    fn depths_are_summed_per_engine_without_book_moves() {
+        use crate::referee::records::MoveRecord;
+        let mv = |seat: usize, book: bool, depth: Option<u32>| MoveRecord {
+            seat,
+            mv: "a1".into(),
+            book,
+            ms: 1,
+            clock_ms: None,
+            score: None,
+            depth,
+        };
+        let mut t = Tally::new(vec!["a".into(), "b".into()], 2, None);
+        // Engine a sits in seat 0 of the first game and seat 1 of the second.
+        let mut first = game(0, false, 0);
+        first.moves = vec![
+            mv(0, true, Some(40)),
+            mv(1, false, Some(7)),
+            mv(0, false, Some(3)),
+            mv(1, false, None),
+            mv(0, false, Some(5)),
+        ];
+        let mut second = game(0, true, 1);
+        second.moves = vec![mv(0, false, Some(9)), mv(1, false, Some(1000))];
+        t.add(&first);
+        t.add(&second);
+        // a: 3, 5, 1000 (a misbehaving engine's depth counts in full in the mean); b: 7, 9.
+        // A merge of records files counts the same from the packed depths.
+        let mut merged = Tally::new(vec!["a".into(), "b".into()], 2, None);
+        for g in [&first, &second] {
+            let mut bare = g.clone();
+            bare.moves.clear();
+            merged.add(&bare);
+            merged.add_depths(&g.engine_index, &packed_depths(g));
+        }
+        assert_eq!(merged.depth_summary(0), Some((336.0, 5, 3)));
+        assert_eq!(merged.depth_summary(1), Some((8.0, 7, 2)));
+        assert_eq!(t.depth_summary(0), Some((336.0, 5, 3)));
+        assert_eq!(t.depth_summary(1), Some((8.0, 7, 2)));
+        let report = t.report();
+        assert!(
+            report.contains(
+                "Depth: a mean 336.00, median 5 (3 moves); b mean 8.00, median 7 (2 moves)\n"
+            ),
+            "{report}"
+        );
+        let mut silent = Tally::new(vec!["a".into(), "b".into()], 2, None);
+        let mut g = game(1, false, 0);
+        g.moves = vec![mv(0, false, None), mv(1, true, Some(4))];
+        silent.add(&g);
+        assert_eq!(silent.depth_summary(0), None);
+        assert!(!silent.report().contains("Depth:"), "{}", silent.report());
     }
 }
