@@ -27,13 +27,19 @@ pub fn ending_kind(reason: &str) -> String {
 const DEPTH_BITS: u32 = 24;
 const DEPTH_MASK: u32 = (1 << DEPTH_BITS) - 1;
 
-/// The depths a game's engines reported with their moves, 4 bytes a move (seat and depth; book
-/// moves and moves without a depth left out, depths capped at 2^24 - 1).
-pub fn packed_depths(rec: &GameRecord) -> Vec<u32> {
+/// The (seat, depth) of each move of a game whose engine reported a depth, book moves left out
+/// (depths capped at 2^24 - 1, seats below 256, so that they pack into 4 bytes).
+fn move_depths(rec: &GameRecord) -> impl Iterator<Item = (usize, u32)> + '_ {
     rec.moves
         .iter()
         .filter(|m| !m.book && m.seat < 256)
-        .filter_map(|m| Some(((m.seat as u32) << DEPTH_BITS) | m.depth?.min(DEPTH_MASK)))
+        .filter_map(|m| Some((m.seat, m.depth?.min(DEPTH_MASK))))
+}
+
+/// [`move_depths`] in 4 bytes a move, for a merge of records files that drops the moves.
+pub fn packed_depths(rec: &GameRecord) -> Vec<u32> {
+    move_depths(rec)
+        .map(|(seat, depth)| ((seat as u32) << DEPTH_BITS) | depth)
         .collect()
 }
 
@@ -68,7 +74,6 @@ struct DepthTally {
     /// Moves per depth; depths beyond the last bucket are counted in it (the sum stays exact).
     counts: Vec<u64>,
     sum: u64,
-    moves: u64,
 }
 
 impl DepthTally {
@@ -82,13 +87,16 @@ impl DepthTally {
         }
         self.counts[i] += 1;
         self.sum += u64::from(depth);
-        self.moves += 1;
+    }
+
+    fn moves(&self) -> u64 {
+        self.counts.iter().sum()
     }
 
     /// The lower median (the middle move's depth when sorted, the lower of the two middle ones
     /// for an even count).
     fn median(&self) -> Option<usize> {
-        let k = self.moves.checked_sub(1)? / 2;
+        let k = self.moves().checked_sub(1)? / 2;
         let mut seen = 0;
         for (d, &c) in self.counts.iter().enumerate() {
             seen += c;
@@ -132,7 +140,9 @@ impl Tally {
         self.games += 1;
         self.overhead_us += rec.overhead_us;
         self.engine_moves += rec.engine_moves;
-        self.add_depths(&rec.engine_index, &packed_depths(rec));
+        for (seat, depth) in move_depths(rec) {
+            self.add_depth(&rec.engine_index, seat, depth);
+        }
         for (seat, &e) in rec.engine_index.iter().enumerate() {
             if e < self.score.len() {
                 self.score[e].add(rec.seat_score(seat));
@@ -173,10 +183,14 @@ impl Tally {
     /// records files keeps them so and drops the moves).
     pub fn add_depths(&mut self, engine_index: &[usize], packed: &[u32]) {
         for &p in packed {
-            let (seat, depth) = ((p >> DEPTH_BITS) as usize, p & DEPTH_MASK);
-            if let Some(t) = engine_index.get(seat).and_then(|&e| self.depths.get_mut(e)) {
-                t.add(depth);
-            }
+            self.add_depth(engine_index, (p >> DEPTH_BITS) as usize, p & DEPTH_MASK);
+        }
+    }
+
+    /// Counts one move's depth for the engine in `seat`.
+    fn add_depth(&mut self, engine_index: &[usize], seat: usize, depth: u32) {
+        if let Some(t) = engine_index.get(seat).and_then(|&e| self.depths.get_mut(e)) {
+            t.add(depth);
         }
     }
 
@@ -211,7 +225,8 @@ impl Tally {
     /// whose moves reported none): what each reached under the match's limit.
     pub fn depth_summary(&self, e: usize) -> Option<(f64, usize, u64)> {
         let t = self.depths.get(e)?;
-        Some((t.sum as f64 / t.moves as f64, t.median()?, t.moves))
+        let moves = t.moves();
+        Some((t.sum as f64 / moves as f64, t.median()?, moves))
     }
 
     /// The multi-line report printed at intervals and at the end.
