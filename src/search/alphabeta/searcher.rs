@@ -49,8 +49,12 @@ const SINGULAR_DEPTH: i32 = 7;
 const SINGULAR_TT_SLACK: i32 = 3;
 /// History divisor for reductions: a move's history over this changes its reduction by a ply.
 const LMR_HISTORY: Score = 8_000;
-/// Null-move pruning: shallowest depth.
+/// Null-move pruning: shallowest depth, and the gate on the static evaluation
+/// (`beta + NULL_GATE_BASE - NULL_GATE_SLOPE * depth`): above beta at shallow depths only, so
+/// that most expected-cut nodes try the null move (Fairy-Stockfish's gate, in centipawns).
 const NULL_DEPTH: i32 = 3;
+const NULL_GATE_BASE: Score = 95;
+const NULL_GATE_SLOPE: Score = 25;
 
 /// Switches for the pruning and ordering techniques (all on by default); turning them off gives a
 /// plainer search for testing and comparison.
@@ -632,7 +636,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
             && null_ok
             && depth >= NULL_DEPTH
             && eval >= beta
-            && raw_eval >= beta - 20 * depth + 200
+            && raw_eval >= beta - NULL_GATE_SLOPE * depth + NULL_GATE_BASE
             && pos.make_null()
         {
             let r = (3 + depth / 3 + ((eval - beta) / 200).min(3)).min(depth);
