@@ -388,11 +388,6 @@ impl<M: Copy + Eq> MovePicker<M> {
     pub fn is_good_noisy_score(score: Score) -> bool {
         score == NOISY
     }
-
-    /// Whether an ordering score is that of a killer move.
-    pub fn is_killer_score(score: Score) -> bool {
-        (KILLER..NOISY).contains(&score)
-    }
 }
 
 #[cfg(test)]

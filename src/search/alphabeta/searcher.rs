@@ -838,7 +838,6 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                     r += node.cut as i32;
                     r -= pv_node as i32;
                     r -= gives_check as i32;
-                    r -= MovePicker::<M>::is_killer_score(order) as i32;
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 if r > 0 {
