@@ -56,6 +56,12 @@ pub trait TwoSided: Clone + Send + 'static {
     /// Whether the side to move is in check (its royal piece attacked).
     fn in_check(&self) -> bool;
 
+    /// Whether the legal move `mv` would give check, where the game can tell cheaply before
+    /// playing it (the search spares such quiet moves from most pruning). `false` when unknown.
+    fn gives_check(&self, _mv: Self::Move) -> bool {
+        false
+    }
+
     /// The score for the side to move when it has no legal move (checkmate, stalemate), before the
     /// search adjusts it by ply. For chess-like games `-MATE` for a loss, [`DRAW`] for a draw.
     fn no_moves_score(&self) -> Score;

@@ -107,6 +107,10 @@ impl TwoSided for Position {
         }
     }
 
+    fn gives_check(&self, mv: Move) -> bool {
+        Position::gives_check(self, mv)
+    }
+
     fn see_ge(&self, mv: Move, threshold: Score) -> bool {
         Position::see_ge(self, mv, threshold)
     }

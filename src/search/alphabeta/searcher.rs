@@ -719,9 +719,20 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
             // Pruning of moves near the horizon, once a move that does not lose by force is known.
             if selective && !in_check && best > -MATE_BOUND && ply > 0 {
                 let lmr_depth = (depth - 1 - reduction).max(0);
-                if quiet && late {
+                if quiet && late && pos.gives_check(mv) {
+                    // A quiet check is spared from the quiet moves' pruning; only an exchange
+                    // loss prunes it, as for a capture.
+                    if split
+                        && depth <= SEE_PRUNE_DEPTH
+                        && !pos.see_ge(mv, SEE_NOISY_MARGIN * depth)
+                    {
+                        pruned = true;
+                        self.stats.bump(Counter::Pruned);
+                        continue;
+                    }
+                } else if quiet && late {
+                    // The rest of the quiet stage is pruned one move at a time (checks spared).
                     if quiet_count >= lmp {
-                        picker.skip_quiets();
                         pruned = true;
                         self.stats.bump(Counter::Pruned);
                         continue;
@@ -735,7 +746,6 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                         continue;
                     }
                     if lmr_depth <= FUTILITY_DEPTH && futility(lmr_depth) <= alpha {
-                        picker.skip_quiets();
                         pruned = true;
                         self.stats.bump(Counter::Pruned);
                         continue;
