@@ -56,6 +56,10 @@ pub trait TwoSided: Clone + Send + 'static {
     /// Whether the side to move is in check (its royal piece attacked).
     fn in_check(&self) -> bool;
 
+    /// Whether [`gives_check`](TwoSided::gives_check) is implemented; if not, the search prunes
+    /// the rest of the quiet moves at once instead of looking for checks among them.
+    const TELLS_CHECKS: bool = false;
+
     /// Whether the legal move `mv` would give check, where the game can tell cheaply before
     /// playing it (the search spares such quiet moves from most pruning). `false` when unknown.
     fn gives_check(&self, _mv: Self::Move) -> bool {

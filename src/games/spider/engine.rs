@@ -107,6 +107,8 @@ impl TwoSided for Position {
         }
     }
 
+    const TELLS_CHECKS: bool = true;
+
     fn gives_check(&self, mv: Move) -> bool {
         Position::gives_check(self, mv)
     }

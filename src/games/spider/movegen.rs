@@ -963,6 +963,7 @@ mod check_tests {
         }
         assert!(checks > 0, "some moves gave check");
     }
+
     /// `gives_check` (before the move) agrees with the check flag after playing it, for every
     /// ordinary move without promotion, along random games that prefer checks and captures; in a
     /// variant with special attackers (hoppers) it may miss a check but never invents one.

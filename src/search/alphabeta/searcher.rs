@@ -731,8 +731,12 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                         continue;
                     }
                 } else if quiet && late {
-                    // The rest of the quiet stage is pruned one move at a time (checks spared).
+                    // The rest of the quiet stage is pruned: at once, or one move at a time when
+                    // the game tells checks (they are spared).
                     if quiet_count >= lmp {
+                        if !G::TELLS_CHECKS {
+                            picker.skip_quiets();
+                        }
                         pruned = true;
                         self.stats.bump(Counter::Pruned);
                         continue;
@@ -746,6 +750,9 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                         continue;
                     }
                     if lmr_depth <= FUTILITY_DEPTH && futility(lmr_depth) <= alpha {
+                        if !G::TELLS_CHECKS {
+                            picker.skip_quiets();
+                        }
                         pruned = true;
                         self.stats.bump(Counter::Pruned);
                         continue;
