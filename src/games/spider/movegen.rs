@@ -931,7 +931,6 @@ mod check_tests {
     use super::*;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
-    use std::sync::Arc;
 
     /// The check flag make computes from the lines through the move agrees with a full attack
     /// scan, along random games that prefer checks and captures.
@@ -969,29 +968,13 @@ mod check_tests {
     /// variant with special attackers (hoppers) it may miss a check but never invents one.
     #[test]
     fn gives_check_agrees_with_playing_the_move() {
-        let loaded = |text: &str| Arc::new(Variant::from_definition(text).expect("loads"));
+        use super::super::variant::test_variant;
         let variants = [
             (Variant::spider_chess(), true),
-            (
-                loaded(include_str!("../../../tests/data/variants/chess.txt")),
-                true,
-            ),
-            (
-                loaded(include_str!("../../../tests/data/variants/moat.txt")),
-                true,
-            ),
-            (
-                loaded(include_str!(
-                    "../../../tests/data/variants/nightrider-chess.txt"
-                )),
-                true,
-            ),
-            (
-                loaded(include_str!(
-                    "../../../tests/data/variants/grasshopper-chess.txt"
-                )),
-                false,
-            ),
+            (test_variant("chess"), true),
+            (test_variant("moat"), true),
+            (test_variant("nightrider-chess"), true),
+            (test_variant("grasshopper-chess"), false),
         ];
         let mut rng = ChaCha8Rng::seed_from_u64(29);
         let mut moves = Vec::new();

@@ -700,11 +700,20 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
         let mut best_move = None;
         let mut searched = 0usize;
         let mut quiet_count = 0usize;
+        // Late-move pruning or futility gave up on the rest of the quiet stage: of its moves only
+        // the checks are looked at (games that tell checks; the others skip the stage).
+        let mut quiets_futile = false;
         while let Some((mv, order)) = picker.next(pos, &self.t.heuristics) {
             if Some(mv) == excluded {
                 continue;
             }
             let quiet = pos.is_quiet(mv);
+            let late = MovePicker::<M>::is_late_score(order);
+            let known_check = quiets_futile && quiet && late && pos.gives_check(mv);
+            if quiets_futile && quiet && late && !known_check {
+                self.stats.bump(Counter::Pruned);
+                continue;
+            }
             let index = pos.history_index(mv);
             let history = if quiet {
                 self.t.heuristics.quiet_score(side, index, prev)
@@ -714,12 +723,11 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                     .capture
                     .get(side, index, pos.captured_kind(mv))
             };
-            let late = MovePicker::<M>::is_late_score(order);
             let reduction = self.t.reductions.get(depth, searched + 1);
             // Pruning of moves near the horizon, once a move that does not lose by force is known.
             if selective && !in_check && best > -MATE_BOUND && ply > 0 {
                 let lmr_depth = (depth - 1 - reduction).max(0);
-                if quiet && late && pos.gives_check(mv) {
+                if quiet && late && (known_check || pos.gives_check(mv)) {
                     // A quiet check is spared from the quiet moves' pruning; only an exchange
                     // loss prunes it, as for a capture.
                     if split
@@ -731,9 +739,8 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                         continue;
                     }
                 } else if quiet && late {
-                    // The rest of the quiet stage is pruned: at once, or one move at a time when
-                    // the game tells checks (they are spared).
                     if quiet_count >= lmp {
+                        quiets_futile = true;
                         if !G::TELLS_CHECKS {
                             picker.skip_quiets();
                         }
@@ -750,6 +757,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                         continue;
                     }
                     if lmr_depth <= FUTILITY_DEPTH && futility(lmr_depth) <= alpha {
+                        quiets_futile = true;
                         if !G::TELLS_CHECKS {
                             picker.skip_quiets();
                         }
