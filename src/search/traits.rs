@@ -78,6 +78,13 @@ pub trait TwoSided: Clone + Send + 'static {
     /// Static evaluation for the side to move, in centipawns.
     fn evaluate(&self) -> Score;
 
+    /// A key of the position's slow-changing structure (e.g. the pawns), by which the search
+    /// learns how far [`evaluate`](TwoSided::evaluate) misses in similar positions (correction
+    /// history). `None`, the default, turns that off.
+    fn structure_key(&self) -> Option<u64> {
+        None
+    }
+
     /// Value of the piece a move captures (0 for a non-capture): the "MVV" in MVV/LVA.
     fn victim_value(&self, mv: Self::Move) -> Score;
 

@@ -85,6 +85,10 @@ impl TwoSided for Position {
         Position::evaluate(self)
     }
 
+    fn structure_key(&self) -> Option<u64> {
+        self.pawn_key()
+    }
+
     fn victim_value(&self, mv: Move) -> Score {
         let captured = self
             .captured_kind(mv)
@@ -147,7 +151,8 @@ impl TwoSided for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::spider::variant::test_variant;
+    use crate::games::spider::variant::{test_variant, Variant};
+    use std::sync::Arc;
 
     #[test]
     fn no_null_move_for_a_side_with_only_pawns() {
@@ -169,5 +174,28 @@ mod tests {
         let house = test_variant("crazyhouse");
         let mut hand = Position::from_fen(&house, "4k3/8/8/8/8/8/3PP3/4K3[N] w - - 0 1").unwrap();
         assert!(hand.make_null());
+    }
+
+    #[test]
+    fn the_structure_key_is_the_pawns() {
+        let chess = test_variant("chess");
+        let key = |fen: &str| Position::from_fen(&chess, fen).unwrap().structure_key();
+        let start = key("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        assert!(start.is_some());
+        // A knight move keeps the pawns (the side to move is the table's, not the key's).
+        let knight = key("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1");
+        assert_eq!(knight, start);
+        // A pawn move, or a pawn of the other colour on the same square, changes it.
+        let pawn = key("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        assert_ne!(pawn, start);
+        let white = key("4k3/8/8/8/8/8/3P4/4K3 w - - 0 1");
+        let black = key("4k3/8/8/8/8/8/3p4/4K3 w - - 0 1");
+        assert_ne!(white, black);
+        assert_ne!(white, key("4k3/8/8/8/8/8/8/4K3 w - - 0 1"));
+        // A variant without pawns has no structure to learn by.
+        let text = "files=8\nranks=8\nrook:R:R::a1,h1\nking:K:K::e1\n";
+        let rooks = Arc::new(Variant::from_definition(text).unwrap());
+        let pos = Position::startpos(&rooks);
+        assert_eq!(pos.structure_key(), None);
     }
 }

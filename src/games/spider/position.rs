@@ -6,7 +6,7 @@
 
 use super::definition::Holdings;
 use super::square::Color;
-use super::variant::{cell, cell_color, cell_kind, Variant, EMPTY, MAX_KINDS, NONE, OFF};
+use super::variant::{cell, cell_color, cell_kind, Variant, EMPTY, MAX_KINDS, NONE, NO_PAWN, OFF};
 use std::sync::Arc;
 
 /// Default number of plies without capture or pawn move after which the game is drawn.
@@ -353,6 +353,25 @@ impl Position {
             let k = cell_kind(self.board[sq as usize]);
             k != v.pawn && k != v.royal
         }) || self.hand[c].iter().any(|&n| n > 0)
+    }
+
+    /// Zobrist key of the pawns of both sides alone (`None` in a variant without pawns): the
+    /// structure the search's correction history is kept by.
+    pub(crate) fn pawn_key(&self) -> Option<u64> {
+        let pawn = self.variant.pawn;
+        if pawn == NO_PAWN {
+            return None;
+        }
+        let mut key = 0;
+        for list in &self.list {
+            for &sq in list {
+                let c = self.board[sq as usize];
+                if cell_kind(c) == pawn {
+                    key ^= self.zob(c, sq as usize);
+                }
+            }
+        }
+        Some(key)
     }
 
     #[inline]

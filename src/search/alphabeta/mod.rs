@@ -2,6 +2,7 @@
 //! deepening PVS with a transposition table, quiescence, null move, check extension, LMR, killers
 //! and history, under a time manager. Entry point: [`Searcher`].
 
+pub mod correction;
 pub mod history;
 pub mod movepicker;
 pub mod searcher;

@@ -8,6 +8,7 @@ use std::sync::atomic::AtomicBool;
 use crate::search::report::{mate_from_root, nps};
 use crate::search::{Info, Limits, Outcome, Score, TwoSided, INFINITY, MATE, MATE_BOUND};
 
+use super::correction::Correction;
 use super::history::{bonus, Heuristics, MAX_PLY};
 use super::movepicker::MovePicker;
 use super::stats::{Counter, Stats};
@@ -150,6 +151,7 @@ impl<M> Default for Frame<M> {
 struct Tables<M> {
     tt: TranspositionTable<M>,
     heuristics: Heuristics<M>,
+    correction: Correction,
     pickers: Vec<MovePicker<M>>,
     pv: Vec<Vec<M>>,
     frames: Vec<Frame<M>>,
@@ -174,6 +176,7 @@ impl<G: TwoSided> Searcher<G> {
             tables: Tables {
                 tt: TranspositionTable::new(hash_mib),
                 heuristics: Heuristics::default(),
+                correction: Correction::default(),
                 pickers: (0..plies).map(|_| MovePicker::default()).collect(),
                 pv: (0..plies)
                     .map(|_| Vec::with_capacity(MAX_PLY + 1))
@@ -202,6 +205,7 @@ impl<G: TwoSided> Searcher<G> {
     pub fn clear(&mut self) {
         self.tables.tt.clear();
         self.tables.heuristics.clear();
+        self.tables.correction.clear();
     }
 
     /// The technique switches in use.
@@ -212,6 +216,13 @@ impl<G: TwoSided> Searcher<G> {
     /// Changes the technique switches.
     pub fn set_options(&mut self, options: SearchOptions) {
         self.options = options;
+    }
+
+    /// The correction history's entry for `side` (0 or 1: the parity of the ply) and a structure
+    /// key, in centipawns.
+    #[cfg(test)]
+    pub(crate) fn correction(&self, side: usize, key: u64) -> Score {
+        self.tables.correction.get(side, key)
     }
 
     /// Searches `root` within `limits` until a limit is reached or `stop` is set, calling `on_info`
@@ -592,7 +603,17 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                 _ => pos.evaluate(),
             }
         };
-        let mut eval = raw_eval;
+        // The static evaluation corrected by what searches of this structure found (a singular
+        // verification's frame holds it corrected already).
+        let side = (self.root_side + ply) % 2;
+        let structure = pos.structure_key();
+        let static_eval = match structure {
+            Some(k) if raw_eval != NO_EVAL && excluded.is_none() => {
+                (raw_eval + self.t.correction.get(side, k)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+            }
+            _ => raw_eval,
+        };
+        let mut eval = static_eval;
         if let (Some(e), Some(s), false) = (entry, tt_score, in_check) {
             let usable = match e.bound {
                 Bound::Exact => true,
@@ -603,9 +624,9 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                 eval = s;
             }
         }
-        self.t.frames[ply].eval = raw_eval;
+        self.t.frames[ply].eval = static_eval;
         self.t.frames[ply + 1].excluded = None;
-        let improving = self.improving(ply, raw_eval);
+        let improving = self.improving(ply, static_eval);
         let selective = self.opts.pruning;
         let prunable = !pv_node && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND;
 
@@ -670,7 +691,6 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
             depth -= 1;
         }
 
-        let side = (self.root_side + ply) % 2;
         let prev = self.previous(ply);
         let split = pos.exact_see();
         let mut picker = std::mem::take(&mut self.t.pickers[ply]);
@@ -815,7 +835,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                             Node::non_pv(node.cut),
                         );
                         self.t.frames[ply].excluded = None;
-                        self.t.frames[ply].eval = raw_eval;
+                        self.t.frames[ply].eval = static_eval;
                         if self.control.stopped() {
                             self.finish_node(ply, picker, quiets, noisies);
                             return 0;
@@ -935,14 +955,27 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
         if pruned && best < original_alpha {
             best = original_alpha;
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        // A quiet (or no) best move whose score is on the trusted side of the bound tells how
+        // far the static evaluation missed.
+        if let Some(k) = structure {
+            if excluded.is_none()
+                && raw_eval != NO_EVAL
+                && best.abs() < MATE_BOUND
+                && best_move.is_none_or(|m| pos.is_quiet(m))
+                && !(bound == Bound::Lower && best <= static_eval)
+                && !(bound == Bound::Upper && best >= static_eval)
+            {
+                self.t.correction.update(side, k, best - raw_eval, depth);
+            }
+        }
         if self.opts.use_tt && excluded.is_none() {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
             self.t
                 .tt
                 .store_with_eval(key, best_move, to_tt(best, ply), raw_eval, depth, bound);

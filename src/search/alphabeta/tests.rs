@@ -291,3 +291,86 @@ fn checks_extend_and_quiescence_evades() {
     assert!(out.best.is_some());
     assert_ne!(infos.last().unwrap().nodes, base.last().unwrap().nodes);
 }
+
+/// Tic-tac-toe whose static evaluation flatters the side to move by [`Optimist::BIAS`], with one
+/// structure for every position: the correction history should learn to take the flattery back.
+#[derive(Clone, Debug, Default)]
+struct Optimist(TicTacToe);
+
+impl Optimist {
+    const BIAS: Score = 200;
+}
+
+impl TwoSided for Optimist {
+    type Move = usize;
+    fn key(&self) -> u64 {
+        self.0.key()
+    }
+    fn legal_moves(&self, out: &mut Vec<usize>) {
+        self.0.legal_moves(out)
+    }
+    fn noisy_moves(&self, out: &mut Vec<usize>) {
+        self.0.noisy_moves(out)
+    }
+    fn make(&mut self, mv: usize) {
+        self.0.make(mv)
+    }
+    fn unmake(&mut self) {
+        self.0.unmake()
+    }
+    fn make_null(&mut self) -> bool {
+        self.0.make_null()
+    }
+    fn unmake_null(&mut self) {
+        self.0.unmake_null()
+    }
+    fn in_check(&self) -> bool {
+        self.0.in_check()
+    }
+    fn no_moves_score(&self) -> Score {
+        self.0.no_moves_score()
+    }
+    fn rule_outcome(&self) -> Option<Score> {
+        self.0.rule_outcome()
+    }
+    fn evaluate(&self) -> Score {
+        self.0.evaluate() + Self::BIAS
+    }
+    fn structure_key(&self) -> Option<u64> {
+        Some(0)
+    }
+    fn victim_value(&self, mv: usize) -> Score {
+        self.0.victim_value(mv)
+    }
+    fn attacker_value(&self, mv: usize) -> Score {
+        self.0.attacker_value(mv)
+    }
+    fn history_index(&self, mv: usize) -> usize {
+        self.0.history_index(mv)
+    }
+    fn history_size(&self) -> usize {
+        self.0.history_size()
+    }
+    fn ply(&self) -> usize {
+        self.0.ply()
+    }
+}
+
+#[test]
+fn correction_history_learns_a_flattering_evaluation_and_keeps_the_result() {
+    let mut s = Searcher::new(1);
+    let (out, _) = run(&mut s, &Optimist::default(), &depth(9));
+    assert_eq!(out.score, 0, "tic-tac-toe stays a draw");
+    let learned = [s.correction(0, 0), s.correction(1, 0)];
+    assert!(
+        learned.iter().all(|&c| c < -Optimist::BIAS / 4),
+        "both sides learn that their evaluation is too high: {learned:?}"
+    );
+    // A new game forgets it.
+    s.clear();
+    assert_eq!([s.correction(0, 0), s.correction(1, 0)], [0, 0]);
+    // Without a structure key nothing is learned.
+    let mut plain = Searcher::new(1);
+    run(&mut plain, &TicTacToe::default(), &depth(9));
+    assert_eq!([plain.correction(0, 0), plain.correction(1, 0)], [0, 0]);
+}
