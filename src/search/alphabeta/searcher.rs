@@ -1,7 +1,8 @@
 //! The alpha-beta searcher: iterative deepening with aspiration windows, principal variation
 //! search, a transposition table, quiescence search on noisy moves, null-move pruning, reverse
 //! futility and razoring, futility / late-move / history / exchange pruning, check and singular
-//! extensions and late-move reductions, over any [`TwoSided`] game.
+//! extensions, late-move reductions and a static evaluation corrected by what searches of the
+//! same structure found (correction history), over any [`TwoSided`] game.
 
 use std::sync::atomic::AtomicBool;
 
