@@ -472,13 +472,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
             }
         }
         if !self.control.stopped() && self.opts.use_tt {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of(best, original_alpha, beta);
             let eval = self.t.frames[0].eval;
             self.t
                 .tt
@@ -607,12 +601,17 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
         // The static evaluation corrected by what searches of this structure found (a singular
         // verification's frame holds it corrected already).
         let side = (self.root_side + ply) % 2;
-        let structure = pos.structure_key();
+        // The structure is looked up only where the correction is used and learned.
+        let structure = if raw_eval != NO_EVAL && excluded.is_none() {
+            pos.structure_key()
+        } else {
+            None
+        };
         let static_eval = match structure {
-            Some(k) if raw_eval != NO_EVAL && excluded.is_none() => {
+            Some(k) => {
                 (raw_eval + self.t.correction.get(side, k)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
             }
-            _ => raw_eval,
+            None => raw_eval,
         };
         let mut eval = static_eval;
         if let (Some(e), Some(s), false) = (entry, tt_score, in_check) {
@@ -956,19 +955,11 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
         if pruned && best < original_alpha {
             best = original_alpha;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         // A quiet (or no) best move whose score is on the trusted side of the bound tells how
         // far the static evaluation missed.
         if let Some(k) = structure {
-            if excluded.is_none()
-                && raw_eval != NO_EVAL
-                && best.abs() < MATE_BOUND
+            if best.abs() < MATE_BOUND
                 && best_move.is_none_or(|m| pos.is_quiet(m))
                 && !(bound == Bound::Lower && best <= static_eval)
                 && !(bound == Bound::Upper && best >= static_eval)

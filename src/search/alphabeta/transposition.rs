@@ -25,6 +25,20 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a search's `best` score says, searched with the window (`alpha`, `beta`).
+    #[inline]
+    pub fn of(best: Score, alpha: Score, beta: Score) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// One stored position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry<M> {
