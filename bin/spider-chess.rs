@@ -115,7 +115,8 @@ fn run() -> Result<()> {
     }
 }
 
-/// Loads an Interactive Diagram definition file as an extra variant named after the file.
+/// Loads an Interactive Diagram definition file as an extra variant named after the file, with
+/// the built-in weights when it is a known game (chess).
 fn load_variant(path: &str) -> Result<Arc<Variant>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
     let name = std::path::Path::new(path)
@@ -125,6 +126,7 @@ fn load_variant(path: &str) -> Result<Arc<Variant>> {
         .to_string();
     let variant = Variant::from_definition(&text)
         .map_err(|e| anyhow::anyhow!("{path}: {e}"))?
-        .with_name(&name);
+        .with_name(&name)
+        .with_known_weights();
     Ok(Arc::new(variant))
 }

@@ -321,9 +321,9 @@ impl Variant {
         CELL.get_or_init(|| {
             let v = Variant::from_definition(SPIDER_CHESS_DEFINITION)
                 .expect("the seed definition loads")
-                .with_name("spider-chess");
-            let weights = super::eval::spider_chess_weights(&v);
-            Arc::new(v.with_weights(weights).expect("valid values"))
+                .with_name("spider-chess")
+                .with_known_weights();
+            Arc::new(v)
         })
         .clone()
     }
@@ -341,6 +341,18 @@ impl Variant {
         }
         drop(start);
         Ok(Arc::try_unwrap(variant).expect("no other owner"))
+    }
+
+    /// The variant with the weights tuned for its game when its rules are those of a known game
+    /// (Spider-Chess, chess), whatever its name; unchanged otherwise. Engines load with it;
+    /// `--weights` files still override it.
+    pub fn with_known_weights(self) -> Variant {
+        match super::eval::builtin_weights(&self) {
+            Some(w) => self
+                .with_weights(w)
+                .expect("the built-in weights are valid"),
+            None => self,
+        }
     }
 
     /// Renames the variant (the name protocols show).

@@ -7,8 +7,8 @@
 //!   moves it has on average from every playable square when each square is occupied with
 //!   `VALUE_DENSITY_SHARE` of the start's density (a board thinned as in a game's middle, see
 //!   [`expected_mobility`]), at least a pawn. The royal piece has no material value.
-//!   Spider-Chess itself plays with weights tuned on its self-play games (`spider-chess.weights`,
-//!   a `spider-chess tune` output; docs/strength.md).
+//!   Spider-Chess and chess play with tuned weights instead, whatever their definition file is
+//!   called (`spider-chess.weights`, `chess.weights`: [`builtin`]; docs/strength.md).
 //! - **Reach** (static mobility): `REACH_WEIGHT` per square a non-pawn, non-royal piece reaches on
 //!   the empty board within `REACH_LEAPS` leaps of each ray from its square. It rewards central
 //!   squares away from holes. (Counting real pseudo-legal moves of 27 riders per side cost ~60% of
@@ -32,9 +32,11 @@
 //! in make/unmake, so a leaf evaluation costs only the two king-zone scans.
 
 mod activity;
+mod builtin;
 mod phase;
 
 pub(crate) use activity::ActivityTables;
+pub(crate) use builtin::builtin_weights;
 pub(crate) use phase::PhaseTables;
 
 use super::position::Position;
@@ -482,16 +484,6 @@ fn start_density(v: &Variant) -> f64 {
     let pieces: usize = v.initial_total.iter().flatten().map(|&n| n as usize).sum();
     let share = pieces as f64 / v.playable.len().max(1) as f64;
     share.clamp(DENSITY_RANGE.0, DENSITY_RANGE.1)
-}
-
-/// Spider-Chess's weights: tuned by `spider-chess tune --prior 0.001` on 322 self-play games
-/// (docs/strength.md, "Evaluation tuning").
-const SPIDER_CHESS_WEIGHTS: &str = include_str!("../spider-chess.weights");
-
-/// The weights Spider-Chess plays with ([`SPIDER_CHESS_WEIGHTS`] read over `v`'s own).
-pub(crate) fn spider_chess_weights(v: &Variant) -> EvalWeights {
-    let (_, body) = EvalWeights::split_file(SPIDER_CHESS_WEIGHTS).expect("a weights file");
-    EvalWeights::parse(v, v.weights(), body).expect("the built-in weights read")
 }
 
 /// The average number of moves of piece `kind` (White's) over every playable square when each
@@ -1151,7 +1143,7 @@ mod tests {
     #[test]
     fn spider_chess_plays_with_its_tuned_weights() {
         let v = Variant::spider_chess();
-        let (name, body) = EvalWeights::split_file(SPIDER_CHESS_WEIGHTS).unwrap();
+        let (name, body) = EvalWeights::split_file(builtin::SPIDER_CHESS_WEIGHTS).unwrap();
         assert_eq!(name, "spider-chess");
         let n = body.lines().filter(|l| !l.trim().is_empty()).count();
         assert_eq!(
