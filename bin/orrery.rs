@@ -1,7 +1,7 @@
 //! `orrery`: the referee and match runner. `orrery` alone plays a short built-in match; see
 //! `orrery --help` and docs/orrery.md.
 
-use orrery::engines::spider::SpiderEngine;
+use orrery::engines::spider::{load_variant_file, offered_variants, SpiderEngine};
 use orrery::protocol::{run_stdio, DEFAULT_HASH_MIB};
 use orrery::referee::cli::{parse_args, Command, USAGE};
 use orrery::referee::game_kind::GameKind;
@@ -60,9 +60,14 @@ fn run(args: &[String]) -> anyhow::Result<i32> {
             result.map_err(anyhow::Error::msg)?;
             Ok(0)
         }
-        Command::Engine(game) => match game {
+        Command::Engine { game, variants } => match game {
             GameKind::SpiderChess => {
-                run_stdio(SpiderEngine::new(Vec::new(), DEFAULT_HASH_MIB));
+                let mut loaded = Vec::new();
+                for file in &variants {
+                    loaded.push(load_variant_file(file).map_err(anyhow::Error::msg)?);
+                }
+                let offered = offered_variants(loaded);
+                run_stdio(SpiderEngine::with_variants(offered, DEFAULT_HASH_MIB));
                 Ok(0)
             }
             GameKind::SolarChess => {

@@ -1,12 +1,12 @@
 //! `spider-chess`: the Spider-Chess engine. With no command it speaks the protocol on
 //! stdin/stdout (first line `uci` or `xboard`); `bench` and `perft` measure it.
 
-use std::sync::Arc;
-
 use anyhow::{bail, Context, Result};
 use orrery::engines::cli::{exit_code, parse_command, perft_text, Command};
-use orrery::engines::spider::{bench, SpiderEngine, BENCH_DEPTH};
-use orrery::games::spider::{perft_report, Position, Variant};
+use orrery::engines::spider::{
+    bench, load_variant_file, offered_variants, SpiderEngine, BENCH_DEPTH,
+};
+use orrery::games::spider::{perft_report, Position};
 use orrery::protocol::{run_stdio, DEFAULT_HASH_MIB};
 use orrery::tune::spider::{self as tune, apply_weights_file, TuneCommand};
 
@@ -47,19 +47,9 @@ fn run() -> Result<()> {
             .context("--variant needs a file name")?
             .clone();
         args.drain(i..i + 2);
-        extra.push(load_variant(&path)?);
+        extra.push(load_variant_file(std::path::Path::new(&path)).map_err(anyhow::Error::msg)?);
     }
-    // Loaded variants come first: the first one is the default (what a GUI that sends no
-    // UCI_Variant plays and what `perft` counts); the built-in Spider-Chess stays offered unless a
-    // loaded file has its name.
-    let builtin = Variant::spider_chess();
-    let mut variants = extra;
-    if !variants
-        .iter()
-        .any(|v| v.name().eq_ignore_ascii_case(builtin.name()))
-    {
-        variants.push(builtin);
-    }
+    let mut variants = offered_variants(extra);
     while let Some(i) = args.iter().position(|a| a == "--weights") {
         let path = args
             .get(i + 1)
@@ -113,20 +103,4 @@ fn run() -> Result<()> {
         }
         Command::Other { name, .. } => bail!("unknown command '{name}'\n{USAGE}"),
     }
-}
-
-/// Loads an Interactive Diagram definition file as an extra variant named after the file, with
-/// the built-in weights when it is a known game (chess).
-fn load_variant(path: &str) -> Result<Arc<Variant>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
-    let name = std::path::Path::new(path)
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("custom")
-        .to_string();
-    let variant = Variant::from_definition(&text)
-        .map_err(|e| anyhow::anyhow!("{path}: {e}"))?
-        .with_name(&name)
-        .with_known_weights();
-    Ok(Arc::new(variant))
 }

@@ -1,6 +1,7 @@
-//! `spider-chess --variant FILE` makes the first loaded variant the default: the variant a GUI
-//! that sends no `UCI_Variant` plays (a chess GUI playing standard chess sends none) and the one
-//! `perft` counts; the built-in Spider-Chess stays offered, once.
+//! `spider-chess --variant FILE` (and `orrery engine spider-chess --variant FILE`) makes the
+//! first loaded variant the default: the variant a GUI that sends no `UCI_Variant` plays (a chess
+//! GUI playing standard chess sends none) and the one `perft` counts; the built-in Spider-Chess
+//! stays offered, once. A file with chess's rules plays with chess's built-in weights.
 
 mod common;
 
@@ -69,4 +70,90 @@ fn perft_on_the_command_line_counts_the_first_loaded_variant() {
         text.lines().any(|l| l == "Nodes searched: 784"),
         "Capablanca has 784 paths of two plies: {text}"
     );
+}
+
+/// `orrery engine spider-chess --variant FILE`, the fallback `orrery match` uses when the engine
+/// binary is not next to it, offers the same variants in the same order.
+#[test]
+fn orrery_engine_loads_variants_like_the_engine_binary() {
+    let mut io = EngineIo::spawn(binaries::command("orrery").args([
+        "engine",
+        "spider-chess",
+        "--variant",
+        "tests/data/variants/chess.txt",
+    ]))
+    .expect("spawn orrery engine");
+    io.send("uci");
+    let lines = io.until_line("uciok");
+    assert_eq!(
+        variant_option(&lines),
+        "option name UCI_Variant type combo default chess var chess var spider-chess"
+    );
+    io.send("position startpos");
+    io.send("go perft 2");
+    assert_eq!(io.perft_output().1, 400);
+    io.send("quit");
+    for bad in [
+        &["engine", "spider-chess", "--bogus"][..],
+        &["engine", "spider-chess", "--variant"],
+        &[
+            "engine",
+            "spider-chess",
+            "--variant",
+            "tests/data/variants/none.txt",
+        ],
+        &[
+            "engine",
+            "solar-chess",
+            "--variant",
+            "tests/data/variants/chess.txt",
+        ],
+    ] {
+        let out = binaries::command("orrery")
+            .args(bad)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("run orrery engine");
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert!(out.stdout.is_empty(), "stdout is protocol only: {bad:?}");
+        assert!(!out.stderr.is_empty(), "{bad:?} says why");
+    }
+}
+
+/// The nodes of a fixed-depth search from the start position, the evaluation's fingerprint.
+fn depth_nodes(args: &[&str]) -> String {
+    let (mut io, _) = uci_with(args);
+    io.send("position startpos moves e2e4 c7c5");
+    io.send("go depth 6");
+    let lines = io.until("bestmove", |l| l.starts_with("bestmove"));
+    io.send("quit");
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth 6 "))
+        .unwrap_or_else(|| panic!("no depth 6 in {lines:?}"));
+    let at = last.find(" nodes ").expect("a node count");
+    last[at..].split_whitespace().nth(1).unwrap().to_string()
+}
+
+/// A chess file plays with chess's built-in weights, the connected-pawns file's: the same search
+/// as with that file given, another than with a weights file of other values.
+#[test]
+fn a_chess_file_plays_with_the_built_in_chess_weights() {
+    let chess = ["--variant", "tests/data/variants/chess.txt"];
+    let built_in = depth_nodes(&chess);
+    let file = depth_nodes(&[
+        chess[0],
+        chess[1],
+        "--weights",
+        "docs/examples/chess-fsf-connected.weights",
+    ]);
+    assert_eq!(built_in, file);
+    let other = depth_nodes(&[
+        chess[0],
+        chess[1],
+        "--weights",
+        "docs/examples/chess-fsf.weights",
+    ]);
+    assert_ne!(built_in, other);
 }

@@ -60,6 +60,38 @@ impl SpiderEngine {
     }
 }
 
+/// Loads an Interactive Diagram definition file as a variant named after the file (without its
+/// extension), with the built-in weights when its rules are a known game's (chess).
+pub fn load_variant_file(path: &std::path::Path) -> Result<Arc<Variant>, String> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("reading {shown}: {e}"))?;
+    let name = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("custom")
+        .to_string();
+    let variant = Variant::from_definition(&text)
+        .map_err(|e| format!("{shown}: {e}"))?
+        .with_name(&name)
+        .with_known_weights();
+    Ok(Arc::new(variant))
+}
+
+/// The variants an engine offers: the `loaded` ones first (the first is the default, what a GUI
+/// that sends no `UCI_Variant` plays and what `perft` counts), then the built-in Spider-Chess
+/// unless a loaded file has its name.
+pub fn offered_variants(loaded: Vec<Arc<Variant>>) -> Vec<Arc<Variant>> {
+    let builtin = Variant::spider_chess();
+    let mut variants = loaded;
+    if !variants
+        .iter()
+        .any(|v| v.name().eq_ignore_ascii_case(builtin.name()))
+    {
+        variants.push(builtin);
+    }
+    variants
+}
+
 /// XBoard's piece types in the order of its `setup` piece-to-letter table (22 per side), with the
 /// Betza moves of the type's usual piece, used to give each piece of a loaded variant a fitting
 /// image; the royal piece takes the last (king) slot.

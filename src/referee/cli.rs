@@ -35,7 +35,12 @@ pub enum Command {
     },
     /// Run the project's own engine for a game on stdin/stdout (`orrery engine spider-chess`);
     /// the fallback when the engine binary is not built next to `orrery`.
-    Engine(GameKind),
+    Engine {
+        /// The game.
+        game: GameKind,
+        /// Interactive Diagram definition files to offer too (`--variant`, Spider-Chess only).
+        variants: Vec<PathBuf>,
+    },
     /// Serve the board in a browser (`orrery gui ...`): the arguments after `gui`, parsed by
     /// [`crate::gui::parse_args`].
     Gui(Vec<String>),
@@ -77,7 +82,9 @@ USAGE:
   orrery stats --penta LL,LD,DD,WD,WW [--sprt SPEC]
   orrery stats --wdl W,D,L [--sprt SPEC]
                                   Elo, LOS and SPRT of raw counts
-  orrery engine GAME              the project's engine for GAME on stdin/stdout
+  orrery engine GAME [--variant FILE]...
+                                  the project's engine for GAME on stdin/stdout (--variant:
+                                  also offer that Interactive Diagram variant, as spider-chess)
   orrery gui [--port N] [--engine SPEC]...
                                   the board in a browser: play and watch (orrery gui --help)
   orrery random-engine --game G [--setup S] [--seed N]
@@ -263,7 +270,20 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         Some("engine") => {
             it.next();
             let g = it.next().ok_or("engine: give a game name")?;
-            return Ok(Command::Engine(GameKind::parse(g)?));
+            let game = GameKind::parse(g)?;
+            let mut variants = Vec::new();
+            while let Some(flag) = it.next() {
+                match flag.as_str() {
+                    "--variant" if game == GameKind::SpiderChess => variants.push(PathBuf::from(
+                        it.next().ok_or("engine: --variant needs a file name")?,
+                    )),
+                    "--variant" => {
+                        return Err("engine: --variant loads spider-chess variants".into())
+                    }
+                    _ => return Err(format!("engine: unknown option {flag:?}")),
+                }
+            }
+            return Ok(Command::Engine { game, variants });
         }
         Some("random-engine") => {
             it.next();
@@ -481,6 +501,29 @@ mod tests {
 
     fn args(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn parses_the_engine_command() {
+        let Command::Engine { game, variants } =
+            parse_args(&args("engine spider-chess --variant a.txt --variant b.txt")).unwrap()
+        else {
+            panic!("not an engine")
+        };
+        assert_eq!(game, GameKind::SpiderChess);
+        assert_eq!(
+            variants,
+            vec![PathBuf::from("a.txt"), PathBuf::from("b.txt")]
+        );
+        for bad in [
+            "engine",
+            "engine chess-ish",
+            "engine spider-chess --variant",
+            "engine spider-chess extra",
+            "engine space-wars --variant a.txt",
+        ] {
+            assert!(parse_args(&args(bad)).is_err(), "{bad}");
+        }
     }
 
     #[test]
