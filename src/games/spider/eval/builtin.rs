@@ -1,5 +1,6 @@
 //! Weights tuned for well-known games, used whenever a variant plays by the same rules as one of
-//! them, whatever its file is called: Spider-Chess and orthodox chess.
+//! them, whatever its file is called: Spider-Chess, orthodox chess, Capablanca chess, shatranj.
+//! Each file is one that gained in an SPRT over what it replaces (docs/strength.md).
 
 use std::sync::OnceLock;
 
@@ -13,6 +14,16 @@ pub(crate) const CHESS_DEFINITION: &str =
      royal=K pawn:P:fmWfceFifmnD::a2-h2 knight:N:N::b1,g1 bishop:B:B::c1,f1 rook:R:R::a1,h1 \
      queen:Q:Q::d1 king:K:KisO2::e1";
 
+/// Capablanca chess (10×8, archbishop and chancellor), the rules only.
+pub(crate) const CAPABLANCA_DEFINITION: &str = "files=10 ranks=8 symmetry=mirror promoZone=1 \
+     promoChoice=QCARBN royal=K Pawn::::a2-j2 Knight:N:::b1,i1 Bishop::::d1,g1 Rook::::a1,j1 \
+     Archbishop::::c1 Chancellor::::h1 Queen::::e1 King::KisO3::f1";
+
+/// Shatranj (ferz, alfil, promotion to ferz, bare king and stalemate lose), the rules only.
+pub(crate) const SHATRANJ_DEFINITION: &str = "files=8 ranks=8 symmetry=mirror promoChoice=Q \
+     stalemate=win baring=0 pawn::fmWfcF::a2-h2 rook::::a1,h1 knight:N:::b1,g1 \
+     elephant:B:A::c1,f1 general:Q:F::e1 king::K::d1";
+
 /// Spider-Chess's weights: tuned by `spider-chess tune --prior 0.001` on 322 self-play games
 /// (docs/strength.md, "Evaluation tuning").
 pub(crate) const SPIDER_CHESS_WEIGHTS: &str = include_str!("../spider-chess.weights");
@@ -21,10 +32,20 @@ pub(crate) const SPIDER_CHESS_WEIGHTS: &str = include_str!("../spider-chess.weig
 /// connected pawns included (docs/strength.md, "Connected pawns").
 pub(crate) const CHESS_WEIGHTS: &str = include_str!("../chess.weights");
 
+/// Capablanca's weights: fitted to Fairy-Stockfish's scores of Capablanca positions, square
+/// weights included (docs/strength.md, "Session of 2 December, night").
+const CAPABLANCA_WEIGHTS: &str = include_str!("../capablanca.weights");
+
+/// Shatranj's weights: fitted to Fairy-Stockfish's scores of shatranj positions, square weights
+/// included (docs/strength.md, "Session of 3 December").
+const SHATRANJ_WEIGHTS: &str = include_str!("../shatranj.weights");
+
 /// Each known game's rules with the weights file it plays with.
-const KNOWN: [(&str, &str); 2] = [
+const KNOWN: [(&str, &str); 4] = [
     (SPIDER_CHESS_DEFINITION, SPIDER_CHESS_WEIGHTS),
     (CHESS_DEFINITION, CHESS_WEIGHTS),
+    (CAPABLANCA_DEFINITION, CAPABLANCA_WEIGHTS),
+    (SHATRANJ_DEFINITION, SHATRANJ_WEIGHTS),
 ];
 
 /// The built-in weights for `v`'s rules (the body of the known game's weights file read over
@@ -59,20 +80,52 @@ mod tests {
         Variant::from_definition(text).unwrap()
     }
 
+    /// Every known game's weights file is complete (each weight named, so none falls back to a
+    /// mobility default), names the game, and is what a definition with those rules gets.
     #[test]
-    fn chess_gets_its_weights_under_any_name() {
-        let file = load(include_str!("../../../../tests/data/variants/chess.txt"));
-        let w = builtin_weights(&file).expect("the test data's chess is chess");
-        let (name, body) = EvalWeights::split_file(CHESS_WEIGHTS).unwrap();
-        assert_eq!(name, "chess");
-        let v = file.clone().with_name("my-chess").with_weights(w).unwrap();
-        assert_eq!(v.weights().to_text(&v).trim(), body.trim());
-        assert_ne!(
-            v.weights(),
-            file.weights(),
-            "the mobility values are replaced"
-        );
-        assert!(builtin_weights(&load(CHESS_DEFINITION)).is_some());
+    fn each_known_game_gets_its_whole_file() {
+        for (definition, weights) in KNOWN {
+            let v = load(definition);
+            let w = builtin_weights(&v).expect("a known game");
+            let (_, body) = EvalWeights::split_file(weights).unwrap();
+            let tuned = v.clone().with_weights(w).unwrap();
+            assert_eq!(tuned.weights().to_text(&tuned).trim(), body.trim());
+            assert_ne!(
+                tuned.weights(),
+                v.weights(),
+                "the mobility values are replaced"
+            );
+        }
+    }
+
+    /// The test data's files (with graphics, other piece names, `royal` by number) are the known
+    /// games, whatever they are called.
+    #[test]
+    fn the_test_data_files_are_the_known_games() {
+        for (file, weights) in [
+            (
+                include_str!("../../../../tests/data/variants/chess.txt"),
+                CHESS_WEIGHTS,
+            ),
+            (
+                include_str!("../../../../tests/data/variants/capablanca.txt"),
+                CAPABLANCA_WEIGHTS,
+            ),
+            (
+                include_str!("../../../../tests/data/variants/shatranj.txt"),
+                SHATRANJ_WEIGHTS,
+            ),
+        ] {
+            let v = load(file).with_name("renamed");
+            let w = builtin_weights(&v).expect("a known game");
+            let (name, body) = EvalWeights::split_file(weights).unwrap();
+            let plain = load(file);
+            assert_eq!(
+                w,
+                EvalWeights::parse(&plain, plain.weights(), body).unwrap(),
+                "{name}"
+            );
+        }
     }
 
     #[test]
@@ -86,7 +139,7 @@ mod tests {
 
     #[test]
     fn other_rules_get_none() {
-        // One rule changed each: the knight's move, a hole, the promotion choice, Capablanca.
+        // One rule changed each: the knight's move, a hole, the promotion choice; Grand chess.
         let knight = CHESS_DEFINITION.replace("knight:N:N:", "knight:N:NW:");
         let hole = format!("{CHESS_DEFINITION} hole::::d4");
         let promo = CHESS_DEFINITION.replace("promoChoice=NBRQ", "promoChoice=Q");
@@ -94,7 +147,7 @@ mod tests {
             knight.as_str(),
             hole.as_str(),
             promo.as_str(),
-            include_str!("../../../../tests/data/variants/capablanca.txt"),
+            include_str!("../../../../tests/data/variants/grand.txt"),
         ] {
             assert!(builtin_weights(&load(text)).is_none(), "{text}");
         }
