@@ -62,14 +62,30 @@ fn depth_two(extra: &[&str]) -> String {
     search_info(extra, "startpos", 2)
 }
 
-/// Runs `spider-chess --variant chess tune ARGS --out FILE` in a fresh temporary directory,
-/// which must succeed; gives the directory, the file and the report.
+/// A fresh weights file naming `variant` and no weight: every weight is then the variant's
+/// estimate from its pieces' mobility, not its built-in weights (chess, Capablanca, shatranj
+/// have some). Gives its path.
+fn estimates(variant: &str) -> String {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!(
+        "orrery-estimates-{variant}-{}-{n}.txt",
+        std::process::id()
+    ));
+    std::fs::write(&path, format!("# no weights\nvariant {variant}\n")).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// Runs `spider-chess --variant chess --weights ESTIMATES tune ARGS --out FILE` (the fit starts
+/// from the mobility estimates) in a fresh temporary directory, which must succeed; gives the
+/// directory, the file and the report.
 fn tune_out(tag: &str, args: &[&str]) -> (PathBuf, PathBuf, String) {
     let dir = std::env::temp_dir().join(format!("orrery-tune-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("w.txt");
+    let start = estimates("chess");
     let out = spider()
-        .args(["--variant", CHESS, "tune"])
+        .args(["--variant", CHESS, "--weights", &start, "tune"])
         .args(args)
         .arg("--out")
         .arg(&file)
@@ -122,6 +138,17 @@ fn weights_fitted_to_labelled_positions_are_written_and_played_with() {
     let tuned = depth_two(&["--weights", file.to_str().unwrap()]);
     assert_ne!(base, tuned, "the fitted weights change the search");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_weights_file_replaces_the_built_in_weights_whole() {
+    // Chess has built-in weights (square weights among them); a file naming none of them plays
+    // the mobility estimates instead, as a file `tune` wrote from them does.
+    let built_in = depth_two(&[]);
+    let bare = depth_two(&["--weights", &estimates("chess")]);
+    assert_ne!(built_in, bare);
+    let connected = depth_two(&["--weights", "docs/examples/chess-fsf-connected.weights"]);
+    assert_eq!(built_in, connected, "the built-in weights are that file's");
 }
 
 /// The loss after tuning, from a report's second line (`K ..., loss A -> B (N passes)`).
@@ -185,7 +212,8 @@ fn gap_cp(variant: &str, weights: &str, worse: &str, better: &str) -> i32 {
     gap_with(variant, &["--weights", weights], worse, better)
 }
 
-/// [`gap_cp`] with the engine started with `extra` arguments (none: the variant's defaults).
+/// [`gap_cp`] with the engine started with `extra` arguments (none: the variant's built-in
+/// weights if it has some, else its estimates).
 fn gap_with(variant: &str, extra: &[&str], worse: &str, better: &str) -> i32 {
     variant_depth_one_cp(variant, worse, extra) - variant_depth_one_cp(variant, better, extra)
 }
@@ -195,7 +223,7 @@ fn the_shipped_chess_structure_weights_load_and_score_pawn_endings() {
     // White's a- and c-pawns are isolated, its king on the edge: the file's doubled, isolated,
     // king-centre and pawn-endgame weights must lower White's score against the defaults.
     let fen = "4k3/pp3ppp/8/8/8/8/P1P2PPP/7K w - - 0 1";
-    let base = depth_one_cp(fen, &[]);
+    let base = depth_one_cp(fen, &["--weights", &estimates("chess")]);
     let tuned = depth_one_cp(fen, &["--weights", "docs/examples/chess-structure.weights"]);
     assert!(tuned < base, "tuned {tuned}, defaults {base}");
 }
@@ -274,7 +302,7 @@ fn the_shipped_capablanca_weights_penalise_doubled_pawns() {
     // White's c-pawns are doubled (the fit weighs a doubled pawn 14, the defaults 0); no pieces
     // but the kings, equal pawn counts.
     let fen = "4k5/pppppppp2/10/10/10/2P7/PPPP2PPP1/4K5 w - - 0 1";
-    let base = variant_depth_one_cp("capablanca", fen, &[]);
+    let base = variant_depth_one_cp("capablanca", fen, &["--weights", &estimates("capablanca")]);
     let fitted = variant_depth_one_cp(
         "capablanca",
         fen,
@@ -360,7 +388,12 @@ fn the_shipped_shatranj_weights_penalise_isolated_pawns() {
     // one 5 (92 cp when written).
     let apart = "r2k4/pppp4/8/8/7K/8/P1P1P1P1/R7 b - - 0 1";
     let chain = "r2k4/pppp4/8/8/7K/8/PPPP4/R7 b - - 0 1";
-    let plain = gap_with("shatranj", &[], apart, chain);
+    let plain = gap_with(
+        "shatranj",
+        &["--weights", &estimates("shatranj")],
+        apart,
+        chain,
+    );
     let fitted = gap_cp(
         "shatranj",
         "docs/examples/shatranj-fsf-squares.weights",

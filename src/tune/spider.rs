@@ -183,14 +183,16 @@ pub fn labelled_positions(
 
 /// A weights file: `variant NAME` then `NAME VALUE` lines (see [`EvalWeights::split_file`] and
 /// [`EvalWeights::parse`]), read against `variants` (the one it names, by name); gives that
-/// variant with the weights.
+/// variant with the weights. Weights the file leaves out are the variant's estimates from its
+/// pieces' mobility, not its built-in weights, so a file plays the same whatever is built in
+/// (a file `tune` wrote without square weights means them all 0).
 pub fn apply_weights_file(variants: &[Arc<Variant>], text: &str) -> Result<Arc<Variant>, String> {
     let (name, body) = EvalWeights::split_file(text)?;
     let v = variants
         .iter()
         .find(|v| v.name().eq_ignore_ascii_case(name))
         .ok_or_else(|| format!("weights for variant '{name}', which is not loaded"))?;
-    let w = EvalWeights::parse(v, v.weights(), body)?;
+    let w = EvalWeights::parse(v, v.estimated_weights(), body)?;
     Ok(Arc::new(Variant::clone(v).with_weights(w)?))
 }
 
@@ -495,7 +497,12 @@ mod tests {
         let rook = v.pieces().iter().position(|p| p.letter == 'R').unwrap();
         assert_eq!(v.weights().values[rook], 777);
         assert_eq!(v.pieces()[rook].value, 777);
-        assert_eq!(v.weights().tempo, variants[0].weights().tempo);
+        // The others are the mobility estimates, not Spider-Chess's tuned weights.
+        let queen = v.pieces().iter().position(|p| p.letter == 'Q').unwrap();
+        let estimate = variants[0].estimated_weights().values[queen];
+        assert_ne!(estimate, variants[0].weights().values[queen]);
+        assert_eq!(v.weights().values[queen], estimate);
+        assert_eq!(v.estimated_weights(), variants[0].estimated_weights());
         assert!(apply_weights_file(&variants, "value R 777\n").is_err());
         assert!(apply_weights_file(&variants, "variant chess\nvalue R 7\n")
             .unwrap_err()

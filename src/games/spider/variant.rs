@@ -284,6 +284,9 @@ pub struct Variant {
     pub(crate) values: Vec<i32>,
     /// The evaluation's weights (see [`super::eval::EvalWeights`]); `values` are its piece values.
     pub(crate) weights: super::eval::EvalWeights,
+    /// The weights estimated from the pieces' mobility when the variant loaded, kept whatever
+    /// weights it plays with: what a weights file's unnamed weights are.
+    pub(crate) estimate: super::eval::EvalWeights,
     /// Per colour: the evaluation's reach counts (see [`super::eval::reach_tables`]).
     pub(crate) reach: [Vec<u8>; 2],
     /// Per colour and square: how many ranks a pawn there has advanced (0 on its own first rank).
@@ -417,6 +420,12 @@ impl Variant {
     /// The evaluation's weights.
     pub fn weights(&self) -> &super::eval::EvalWeights {
         &self.weights
+    }
+
+    /// The weights estimated from the pieces' mobility when the variant loaded
+    /// ([`EvalWeights::estimate`](super::eval::EvalWeights::estimate)), whatever it plays with.
+    pub fn estimated_weights(&self) -> &super::eval::EvalWeights {
+        &self.estimate
     }
 
     /// The variant's name (`spider-chess`, or `custom` for a loaded definition).
@@ -864,6 +873,7 @@ impl Variant {
             pawn: def_pawn,
             values: Vec::new(),
             weights: super::eval::EvalWeights::default(),
+            estimate: super::eval::EvalWeights::default(),
             reach: [Vec::new(), Vec::new()],
             advance,
             pst: [Vec::new(), Vec::new()],
@@ -880,6 +890,7 @@ impl Variant {
         v.partner_kind = [v.start_partners(0), v.start_partners(1)];
         v.pieces = super::eval::piece_infos(&v);
         v.weights = super::eval::EvalWeights::estimate(&v);
+        v.estimate = v.weights.clone();
         v.values = v.weights.values.clone();
         v.reach = super::eval::reach_tables(&v);
         v.pst = super::eval::piece_square_tables(&v);

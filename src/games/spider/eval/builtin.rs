@@ -61,7 +61,7 @@ pub(crate) fn builtin_weights(v: &Variant) -> Option<EvalWeights> {
     let mine = rules_only(v.definition().clone());
     let at = rules.iter().position(|r| *r == mine)?;
     let (_, body) = EvalWeights::split_file(KNOWN[at].1).expect("a weights file");
-    Some(EvalWeights::parse(v, v.weights(), body).expect("the built-in weights read"))
+    Some(EvalWeights::parse(v, v.estimated_weights(), body).expect("the built-in weights read"))
 }
 
 /// The definition without what does not change the game: the pieces' names.
