@@ -348,7 +348,7 @@ impl Variant {
 
     /// The variant with the weights tuned for its game when its rules are those of a known game
     /// (Spider-Chess, chess, Capablanca, shatranj), whatever its name; unchanged otherwise.
-    /// Engines load with it; `--weights` files still override it.
+    /// Engines load with it; a `--weights` file replaces it whole.
     pub fn with_known_weights(self) -> Variant {
         match super::eval::builtin_weights(&self) {
             Some(w) => self

@@ -28,8 +28,8 @@ pub(crate) const SHATRANJ_DEFINITION: &str = "files=8 ranks=8 symmetry=mirror pr
 /// (docs/strength.md, "Evaluation tuning").
 pub(crate) const SPIDER_CHESS_WEIGHTS: &str = include_str!("../spider-chess.weights");
 
-/// Chess's weights: fitted to Fairy-Stockfish's scores of positions from its games against ours,
-/// connected pawns included (docs/strength.md, "Connected pawns").
+/// Chess's weights: fitted to Fairy-Stockfish's scores of chess positions, connected pawns and
+/// open files included (docs/strength.md, "Session of 2 December, night").
 pub(crate) const CHESS_WEIGHTS: &str = include_str!("../chess.weights");
 
 /// Capablanca's weights: fitted to Fairy-Stockfish's scores of Capablanca positions, square
@@ -48,8 +48,8 @@ const KNOWN: [(&str, &str); 4] = [
     (SHATRANJ_DEFINITION, SHATRANJ_WEIGHTS),
 ];
 
-/// The built-in weights for `v`'s rules (the body of the known game's weights file read over
-/// `v`'s own weights), or `None` when `v` is no known game.
+/// The built-in weights for `v`'s rules (the known game's weights file read over `v`'s mobility
+/// estimates), or `None` when `v` is no known game.
 pub(crate) fn builtin_weights(v: &Variant) -> Option<EvalWeights> {
     static RULES: OnceLock<Vec<Definition>> = OnceLock::new();
     let rules = RULES.get_or_init(|| {
