@@ -23,17 +23,23 @@ fn variant_option(lines: &[String]) -> &str {
         .unwrap_or_else(|| panic!("no UCI_Variant option in {lines:?}"))
 }
 
-#[test]
-fn the_first_loaded_variant_is_the_default_and_spider_chess_stays_offered() {
-    let (mut io, lines) = uci_with(&["--variant", "tests/data/variants/chess.txt"]);
+/// Asserts that an engine started with chess loaded (its `uci` answer `lines`) offers chess
+/// first, then Spider-Chess, and counts chess when no `UCI_Variant` is sent (400 paths of two
+/// plies).
+fn chess_is_the_default(io: &mut EngineIo, lines: &[String]) {
     assert_eq!(
-        variant_option(&lines),
+        variant_option(lines),
         "option name UCI_Variant type combo default chess var chess var spider-chess"
     );
-    // No UCI_Variant sent: the start position is chess (400 paths of two plies).
     io.send("position startpos");
     io.send("go perft 2");
     assert_eq!(io.perft_output().1, 400);
+}
+
+#[test]
+fn the_first_loaded_variant_is_the_default_and_spider_chess_stays_offered() {
+    let (mut io, lines) = uci_with(&["--variant", "tests/data/variants/chess.txt"]);
+    chess_is_the_default(&mut io, &lines);
     io.send("setoption name UCI_Variant value spider-chess");
     io.send("position startpos");
     io.send("go perft 1");
@@ -85,13 +91,7 @@ fn orrery_engine_loads_variants_like_the_engine_binary() {
     .expect("spawn orrery engine");
     io.send("uci");
     let lines = io.until_line("uciok");
-    assert_eq!(
-        variant_option(&lines),
-        "option name UCI_Variant type combo default chess var chess var spider-chess"
-    );
-    io.send("position startpos");
-    io.send("go perft 2");
-    assert_eq!(io.perft_output().1, 400);
+    chess_is_the_default(&mut io, &lines);
     io.send("quit");
     for bad in [
         &["engine", "spider-chess", "--bogus"][..],
