@@ -7,8 +7,8 @@
 //!   moves it has on average from every playable square when each square is occupied with
 //!   `VALUE_DENSITY_SHARE` of the start's density (a board thinned as in a game's middle, see
 //!   [`expected_mobility`]), at least a pawn. The royal piece has no material value.
-//!   Spider-Chess and chess play with tuned weights instead, whatever their definition file is
-//!   called (`spider-chess.weights`, `chess.weights`: [`builtin`]; docs/strength.md).
+//!   Spider-Chess, chess, Capablanca chess and shatranj play with tuned weights instead,
+//!   whatever their definition file is called ([`builtin`]; docs/strength.md).
 //! - **Reach** (static mobility): `REACH_WEIGHT` per square a non-pawn, non-royal piece reaches on
 //!   the empty board within `REACH_LEAPS` leaps of each ray from its square. It rewards central
 //!   squares away from holes. (Counting real pseudo-legal moves of 27 riders per side cost ~60% of
