@@ -60,17 +60,13 @@ pub struct GuiConfig {
     pub timeouts: Timeouts,
 }
 
-/// Loads an Interactive Diagram variant; its name is the file name without extension.
+/// Loads an Interactive Diagram variant as the engines do (its name is the file name without
+/// extension), with the file's canonical path for the engines the board starts.
 pub fn load_variant(path: &str) -> Result<(Arc<Variant>, PathBuf), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("--variant {path}: {e}"))?;
-    let name = std::path::Path::new(path)
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("custom")
-        .to_string();
-    let v = Variant::from_definition(&text).map_err(|e| format!("--variant {path}: {e}"))?;
+    let v = crate::engines::spider::load_variant_file(std::path::Path::new(path))
+        .map_err(|e| format!("--variant {e}"))?;
     let abs = std::fs::canonicalize(path).map_err(|e| format!("--variant {path}: {e}"))?;
-    Ok((Arc::new(v.with_name(&name)), abs))
+    Ok((v, abs))
 }
 
 /// Parses the arguments after `orrery gui`; `Ok(None)` asks for the usage text.
@@ -187,6 +183,30 @@ mod tests {
         ] {
             assert!(parse_args(&args(bad)).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_variant_is_loaded_as_the_engines_load_it() {
+        let dir = std::env::temp_dir().join(format!("orrery-gui-variant-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("my-chess.txt");
+        std::fs::copy(
+            concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/variants/chess.txt"),
+            &good,
+        )
+        .unwrap();
+        let (v, abs) = load_variant(good.to_str().unwrap()).unwrap();
+        assert_eq!(v.name(), "my-chess");
+        assert_eq!(abs, std::fs::canonicalize(&good).unwrap());
+        assert_eq!(v.files(), 8);
+        let bad = dir.join("broken.txt");
+        std::fs::write(&bad, "files=0\n").unwrap();
+        let err = load_variant(bad.to_str().unwrap()).unwrap_err();
+        assert!(
+            err.starts_with("--variant ") && err.contains("broken.txt"),
+            "{err}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
