@@ -62,18 +62,11 @@ fn depth_two(extra: &[&str]) -> String {
     search_info(extra, "startpos", 2)
 }
 
-/// A fresh weights file naming `variant` and no weight: every weight is then the variant's
-/// estimate from its pieces' mobility, not its built-in weights (chess, Capablanca, shatranj
-/// have some). Gives its path.
+/// The weights file naming `variant` and no weight (`tests/data/weights/VARIANT-estimates.weights`):
+/// every weight is then the variant's estimate from its pieces' mobility, not its built-in
+/// weights (chess, Capablanca, shatranj have some).
 fn estimates(variant: &str) -> String {
-    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let path = std::env::temp_dir().join(format!(
-        "orrery-estimates-{variant}-{}-{n}.txt",
-        std::process::id()
-    ));
-    std::fs::write(&path, format!("# no weights\nvariant {variant}\n")).unwrap();
-    path.to_str().unwrap().to_string()
+    format!("tests/data/weights/{variant}-estimates.weights")
 }
 
 /// Runs `spider-chess --variant chess --weights ESTIMATES tune ARGS --out FILE` (the fit starts
