@@ -62,9 +62,9 @@ fn depth_two(extra: &[&str]) -> String {
     search_info(extra, "startpos", 2)
 }
 
-/// The weights file naming `variant` and no weight (`tests/data/weights/VARIANT-estimates.weights`):
-/// every weight is then the variant's estimate from its pieces' mobility, not its built-in
-/// weights (chess, Capablanca, shatranj have some).
+/// The weights file naming `variant` and no weight
+/// (`tests/data/weights/VARIANT-estimates.weights`): every weight is then the variant's estimate
+/// from its pieces' mobility, not its built-in weights (chess, Capablanca, shatranj have some).
 fn estimates(variant: &str) -> String {
     format!("tests/data/weights/{variant}-estimates.weights")
 }
