@@ -592,12 +592,19 @@ fn sprt_stops_a_lopsided_match() {
         beta: 0.05,
         model: EloModel::Logistic,
     });
-    let s = run(&cfg);
+    let (s, text) = run_within(&cfg, Duration::from_secs(240)).expect("match runs");
     assert_eq!(s.sprt_decision, Some(SprtDecision::H1));
     // Every pair won twice: the LLR passes 2.944 at the 12th pair (game 24); the one worker
     // may already have started game 25, which is finished and counted.
     assert_eq!(s.tally.penta.pairs(), 12, "{}", s.tally.report());
     assert!((24..=25).contains(&s.played.len()), "{}", s.tally.report());
+    // The stop line says where the bound was crossed, not the final tally's LLR.
+    let stop = text
+        .lines()
+        .find(|l| l.starts_with("SPRT stopped the match: H1 accepted at game 24 (LLR "))
+        .unwrap_or_else(|| panic!("no stop line: {text}"));
+    let llr: f64 = stop.split("(LLR ").nth(1).unwrap()[..5].parse().unwrap();
+    assert!(llr >= 2.944, "{stop}");
 }
 
 #[test]

@@ -204,6 +204,8 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
             .map(|(_, d, _)| d)
             .filter(|d| *d != SprtDecision::Continue),
     };
+    // Where the live SPRT crossed a bound: games counted then and the LLR.
+    let mut crossed = None;
     let stopped_by_file = Arc::new(AtomicBool::new(false));
     let stop_file_exists = |f: &AtomicBool| {
         let seen = cfg.stop_file.as_ref().is_some_and(|p| p.exists());
@@ -297,10 +299,13 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
             let now = match merged.as_mut() {
                 Some((m, dir)) => merged_decision(m, dir, cfg, &by),
                 None => {
-                    let d = tally
-                        .sprt()
+                    let sprt = tally.sprt();
+                    let d = sprt
                         .map(|(_, d, _)| d)
                         .filter(|d| *d != SprtDecision::Continue);
+                    if d.is_some() && decision.is_none() {
+                        crossed = sprt.map(|(llr, _, _)| (tally.games, llr));
+                    }
                     match (&cfg.stop_file, stop_text(&tally, 1, &by)) {
                         (Some(p), Some(text)) => write_stop_file(p, &text).map(|_| d),
                         _ => Ok(d),
@@ -354,15 +359,25 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
         );
     }
     if let Some(d) = decision {
-        let _ = writeln!(
-            out,
-            "SPRT stopped the match: {}",
-            if d == SprtDecision::H1 {
-                "H1 accepted"
-            } else {
-                "H0 accepted"
+        let verdict = if d == SprtDecision::H1 {
+            "H1 accepted"
+        } else {
+            "H0 accepted"
+        };
+        // Games already running when the bound was crossed are finished and counted in the
+        // report above, so its LLR can differ from the one that stopped the match.
+        match crossed {
+            Some((games, llr)) => {
+                let _ = writeln!(
+                    out,
+                    "SPRT stopped the match: {verdict} at game {games} (LLR {llr:.3}); the games \
+                     already running were finished and are counted above"
+                );
             }
-        );
+            None => {
+                let _ = writeln!(out, "SPRT stopped the match: {verdict}");
+            }
+        }
     }
     Ok(MatchSummary {
         tally,
