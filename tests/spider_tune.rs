@@ -140,8 +140,8 @@ fn a_weights_file_replaces_the_built_in_weights_whole() {
     let built_in = depth_two(&[]);
     let bare = depth_two(&["--weights", &estimates("chess")]);
     assert_ne!(built_in, bare);
-    let connected = depth_two(&["--weights", "docs/examples/chess-fsf-connected.weights"]);
-    assert_eq!(built_in, connected, "the built-in weights are that file's");
+    let fitted = depth_two(&["--weights", "docs/examples/chess-fsf-static.weights"]);
+    assert_eq!(built_in, fitted, "the built-in weights are that file's");
 }
 
 /// The loss after tuning, from a report's second line (`K ..., loss A -> B (N passes)`).

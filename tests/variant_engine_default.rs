@@ -136,8 +136,8 @@ fn depth_nodes(args: &[&str]) -> String {
     last[at..].split_whitespace().nth(1).unwrap().to_string()
 }
 
-/// A chess file plays with chess's built-in weights, the connected-pawns file's: the same search
-/// as with that file given, another than with a weights file of other values.
+/// A chess file plays with chess's built-in weights, the static-evaluation fit's: the same search
+/// as with that file given, another than with the file they replaced (connected pawns).
 #[test]
 fn a_chess_file_plays_with_the_built_in_chess_weights() {
     let chess = ["--variant", "tests/data/variants/chess.txt"];
@@ -146,14 +146,14 @@ fn a_chess_file_plays_with_the_built_in_chess_weights() {
         chess[0],
         chess[1],
         "--weights",
-        "docs/examples/chess-fsf-connected.weights",
+        "docs/examples/chess-fsf-static.weights",
     ]);
     assert_eq!(built_in, file);
     let other = depth_nodes(&[
         chess[0],
         chess[1],
         "--weights",
-        "docs/examples/chess-fsf.weights",
+        "docs/examples/chess-fsf-connected.weights",
     ]);
     assert_ne!(built_in, other);
 }

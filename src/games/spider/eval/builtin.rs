@@ -28,8 +28,8 @@ pub(crate) const SHATRANJ_DEFINITION: &str = "files=8 ranks=8 symmetry=mirror pr
 /// (docs/strength.md, "Evaluation tuning").
 pub(crate) const SPIDER_CHESS_WEIGHTS: &str = include_str!("../spider-chess.weights");
 
-/// Chess's weights: fitted to Fairy-Stockfish's scores of chess positions, connected pawns and
-/// open files included (docs/strength.md, "Session of 2 December, night").
+/// Chess's weights: fitted to Fairy-Stockfish's static evaluation of chess positions, square
+/// weights included (docs/strength.md, "Session of 5 December, morning").
 pub(crate) const CHESS_WEIGHTS: &str = include_str!("../chess.weights");
 
 /// Capablanca's weights: fitted to Fairy-Stockfish's scores of Capablanca positions, square
