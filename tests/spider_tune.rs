@@ -140,7 +140,7 @@ fn a_weights_file_replaces_the_built_in_weights_whole() {
     let built_in = depth_two(&[]);
     let bare = depth_two(&["--weights", &estimates("chess")]);
     assert_ne!(built_in, bare);
-    let fitted = depth_two(&["--weights", "docs/examples/chess-fsf-static.weights"]);
+    let fitted = depth_two(&["--weights", "src/games/spider/chess.weights"]);
     assert_eq!(built_in, fitted, "the built-in weights are that file's");
 }
 

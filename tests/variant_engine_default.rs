@@ -136,8 +136,8 @@ fn depth_nodes(args: &[&str]) -> String {
     last[at..].split_whitespace().nth(1).unwrap().to_string()
 }
 
-/// A chess file plays with chess's built-in weights, the static-evaluation fit's: the same search
-/// as with that file given, another than with the file they replaced (connected pawns).
+/// A chess file plays with chess's built-in weights: the same search as with their file given,
+/// another than with the file they replaced (connected pawns).
 #[test]
 fn a_chess_file_plays_with_the_built_in_chess_weights() {
     let chess = ["--variant", "tests/data/variants/chess.txt"];
@@ -146,7 +146,7 @@ fn a_chess_file_plays_with_the_built_in_chess_weights() {
         chess[0],
         chess[1],
         "--weights",
-        "docs/examples/chess-fsf-static.weights",
+        "src/games/spider/chess.weights",
     ]);
     assert_eq!(built_in, file);
     let other = depth_nodes(&[

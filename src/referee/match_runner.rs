@@ -359,11 +359,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
         );
     }
     if let Some(d) = decision {
-        let verdict = if d == SprtDecision::H1 {
-            "H1 accepted"
-        } else {
-            "H0 accepted"
-        };
+        let verdict = d.verdict();
         // Games already running when the bound was crossed are finished and counted in the
         // report above, so its LLR can differ from the one that stopped the match.
         match crossed {

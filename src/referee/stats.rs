@@ -296,6 +296,17 @@ pub enum SprtDecision {
     Continue,
 }
 
+impl SprtDecision {
+    /// The report's words for it: `H1 accepted`, `H0 accepted`, `continue`.
+    pub fn verdict(self) -> &'static str {
+        match self {
+            SprtDecision::H0 => "H0 accepted",
+            SprtDecision::H1 => "H1 accepted",
+            SprtDecision::Continue => "continue",
+        }
+    }
+}
+
 /// Count given to an empty category before the maximum-likelihood fits (as fishtest does).
 pub const EMPTY_CATEGORY: f64 = 1e-3;
 
@@ -593,11 +604,7 @@ pub fn sprt_line(s: &Sprt, llr: f64) -> String {
         llr,
         s.lower_bound(),
         s.upper_bound(),
-        match s.decide(llr) {
-            SprtDecision::H0 => "H0 accepted",
-            SprtDecision::H1 => "H1 accepted",
-            SprtDecision::Continue => "continue",
-        }
+        s.decide(llr).verdict()
     )
 }
 

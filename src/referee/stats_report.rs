@@ -49,11 +49,10 @@ pub fn files_report(paths: &[PathBuf], sprt: Option<Sprt>) -> Result<String, Str
 /// The text of a stop file: the decision, the LLR and what it was computed over.
 pub fn stop_text(t: &Tally, files: usize, by: &str) -> Option<String> {
     let (llr, d, s) = t.sprt()?;
-    let what = match d {
-        SprtDecision::Continue => return None,
-        SprtDecision::H1 => "H1 accepted",
-        SprtDecision::H0 => "H0 accepted",
-    };
+    if d == SprtDecision::Continue {
+        return None;
+    }
+    let what = d.verdict();
     Some(format!(
         "{what}: LLR {llr:.3} ({:.3}, {:.3}) after {} games ({} pairs) in {files} records file{}; written by {by}\n",
         s.lower_bound(),
