@@ -199,12 +199,9 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
     };
     let mut decision = match merged.as_mut() {
         Some((m, dir)) => merged_decision(m, dir, cfg, &by)?,
-        None => tally
-            .sprt()
-            .map(|(_, d, _)| d)
-            .filter(|d| *d != SprtDecision::Continue),
+        None => crossed_bound(&tally).map(|(d, _)| d),
     };
-    // Where the live SPRT crossed a bound: games counted then and the LLR.
+    // Where this match's own SPRT crossed a bound: games counted then and the LLR.
     let mut crossed = None;
     let stopped_by_file = Arc::new(AtomicBool::new(false));
     let stop_file_exists = |f: &AtomicBool| {
@@ -296,16 +293,11 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
             if cfg.rating_interval > 0 && tally.games.is_multiple_of(cfg.rating_interval) {
                 let _ = write!(out, "{}", tally.report());
             }
+            // The decision, with the LLR when it is this match's own (not merged records').
             let now = match merged.as_mut() {
-                Some((m, dir)) => merged_decision(m, dir, cfg, &by),
+                Some((m, dir)) => merged_decision(m, dir, cfg, &by).map(|d| d.map(|d| (d, None))),
                 None => {
-                    let sprt = tally.sprt();
-                    let d = sprt
-                        .map(|(_, d, _)| d)
-                        .filter(|d| *d != SprtDecision::Continue);
-                    if d.is_some() && decision.is_none() {
-                        crossed = sprt.map(|(llr, _, _)| (tally.games, llr));
-                    }
+                    let d = crossed_bound(&tally).map(|(d, llr)| (d, Some(llr)));
                     match (&cfg.stop_file, stop_text(&tally, 1, &by)) {
                         (Some(p), Some(text)) => write_stop_file(p, &text).map(|_| d),
                         _ => Ok(d),
@@ -320,8 +312,9 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
                     continue;
                 }
             };
-            if now.is_some() && decision.is_none() {
-                decision = now;
+            if let (Some((d, llr)), None) = (now, decision) {
+                decision = Some(d);
+                crossed = llr.map(|llr| (tally.games, llr));
                 stop.store(true, Ordering::SeqCst);
             }
         }
@@ -359,21 +352,15 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
         );
     }
     if let Some(d) = decision {
-        let verdict = d.verdict();
         // Games already running when the bound was crossed are finished and counted in the
         // report above, so its LLR can differ from the one that stopped the match.
-        match crossed {
-            Some((games, llr)) => {
-                let _ = writeln!(
-                    out,
-                    "SPRT stopped the match: {verdict} at game {games} (LLR {llr:.3}); the games \
-                     already running were finished and are counted above"
-                );
-            }
-            None => {
-                let _ = writeln!(out, "SPRT stopped the match: {verdict}");
-            }
-        }
+        let at = crossed.map_or(String::new(), |(games, llr)| {
+            format!(
+                " at game {games} (LLR {llr:.3}); the games already running were finished and \
+                 are counted above"
+            )
+        });
+        let _ = writeln!(out, "SPRT stopped the match: {}{at}", d.verdict());
     }
     Ok(MatchSummary {
         tally,
@@ -382,6 +369,13 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
         sprt_decision: decision,
         stopped_by_file: by_file,
     })
+}
+
+/// The live SPRT's decision and LLR once the tally has crossed a bound.
+fn crossed_bound(t: &Tally) -> Option<(SprtDecision, f64)> {
+    t.sprt()
+        .filter(|(_, d, _)| *d != SprtDecision::Continue)
+        .map(|(llr, d, _)| (d, llr))
 }
 
 /// Reads the match's records files in `dir` on, and when their merged SPRT decides writes the
