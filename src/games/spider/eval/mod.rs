@@ -32,6 +32,7 @@
 //! in make/unmake, so a leaf evaluation costs only the two king-zone scans.
 
 mod activity;
+mod attack_sets;
 mod builtin;
 mod phase;
 
