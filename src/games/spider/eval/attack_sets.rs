@@ -17,7 +17,8 @@ pub(crate) struct RuleReach {
     pub can_move: bool,
     /// Whether the rule captures (and so attacks).
     pub can_capture: bool,
-    /// Whether it reaches one square only in each direction (no blocker to look for).
+    /// Whether it reaches at most one square from any square (a leap, or leaps merged): no
+    /// blocker to look for.
     single: bool,
     /// Whether the rule goes towards higher square numbers: its first blocker is then the lowest
     /// occupied square of its reach, else the highest.
