@@ -219,6 +219,7 @@ impl ActivityTables {
     /// The tables of `v` (its weights decide [`on`](Self::on)).
     pub(crate) fn new(v: &Variant) -> ActivityTables {
         let density = super::start_density(v);
+        let pawn_forward = usual_pawn_forward(v);
         let center = (0..v.definition().pieces.len())
             .map(|k| {
                 if k as u8 == v.pawn || k as u8 == v.royal {
@@ -238,9 +239,9 @@ impl ActivityTables {
         ActivityTables {
             center,
             passed: passed_units(v),
-            pawn_forward: usual_pawn_forward(v),
+            pawn_forward,
             file_rider: file_riders(v),
-            sets: AttackTables::new(v),
+            sets: AttackTables::new(v, pawn_forward),
             on: w.passed != 0
                 || w.passed_endgame != 0
                 || w.threat != 0
@@ -532,41 +533,32 @@ impl Position {
                 let targets = richer(c, kind as u8);
                 let mut mob = 0u32;
                 let mut hits = 0u32;
+                // Counts the squares a piece captures on and moves to (over one rule, or the
+                // union of rules that never share a square).
+                let mut count = |captures: u128, moves: u128| {
+                    attacks[c] |= captures;
+                    hits += (captures & zone[1 - c]).count_ones();
+                    let taken = captures & enemy;
+                    mob += (taken & safe).count_ones() + (moves & empty_safe).count_ones();
+                    weak[1 - c] |= taken & targets;
+                };
                 while pieces != 0 {
                     let from = pieces.trailing_zeros() as usize;
                     pieces &= pieces - 1;
-                    if kr.disjoint {
-                        // No square is reached twice: count the union once.
-                        let (mut moves, mut captures) = (0u128, 0u128);
-                        for rule in &kr.rules {
-                            let r = rule.reached(from, occupied);
-                            if rule.can_capture {
-                                captures |= r;
-                            }
-                            if rule.can_move {
-                                moves |= r;
-                            }
-                        }
-                        attacks[c] |= captures;
-                        hits += (captures & zone[1 - c]).count_ones();
-                        let taken = captures & enemy;
-                        mob += (taken & safe).count_ones() + (moves & empty_safe).count_ones();
-                        weak[1 - c] |= taken & targets;
-                    } else {
-                        for rule in &kr.rules {
-                            let r = rule.reached(from, occupied);
-                            if rule.can_capture {
-                                attacks[c] |= r;
-                                hits += (r & zone[1 - c]).count_ones();
-                                let taken = r & enemy;
-                                mob += (taken & safe).count_ones();
-                                weak[1 - c] |= taken & targets;
-                            }
-                            if rule.can_move {
-                                mob += (r & empty_safe).count_ones();
-                            }
+                    let (mut moves, mut captures) = (0u128, 0u128);
+                    for rule in &kr.rules {
+                        let r = rule.reached(from, occupied);
+                        let cr = if rule.can_capture { r } else { 0 };
+                        let mr = if rule.can_move { r } else { 0 };
+                        if kr.disjoint {
+                            captures |= cr;
+                            moves |= mr;
+                        } else {
+                            // A square two rules reach counts twice.
+                            count(cr, mr);
                         }
                     }
+                    count(captures, moves);
                 }
                 if kind as u8 != v.royal {
                     let n = by_kind[c][kind].count_ones() as i16;

@@ -90,21 +90,25 @@ pub(crate) struct AttackTables {
 }
 
 impl AttackTables {
-    /// The tables of `v`, or `None` when its board has more than 128 squares or a rule's squares
+    /// The tables of `v` (`pawn_forward`: its usual pawn's forward steps, for the shelter), or
+    /// `None` when its board has more than 128 squares or a rule's squares
     /// do not run one way through the square numbers (a wrapping board).
-    pub(crate) fn new(v: &Variant) -> Option<AttackTables> {
+    pub(crate) fn new(v: &Variant, pawn_forward: Option<[isize; 2]>) -> Option<AttackTables> {
         let def = v.definition();
         let (files, ranks) = (def.files as usize, def.ranks as usize);
-        if files * ranks > 128 {
+        let squares = files * ranks;
+        if squares > 128 {
             return None;
         }
+        let cell: Vec<u16> = (0..squares)
+            .map(|d| v.index((d % files) as u8, (d / files) as u8) as u16)
+            .collect();
         let mut dense = vec![NO_SQUARE; v.size];
-        let (x0, y0) = v.xy[v.index(0, 0)];
-        for &sq in &v.playable {
-            let (x, y) = v.xy[sq as usize];
-            dense[sq as usize] = ((y - y0) as usize * files + (x - x0) as usize) as u8;
+        for (d, &c) in cell.iter().enumerate() {
+            if v.template[c as usize] != OFF {
+                dense[c as usize] = d as u8;
+            }
         }
-        let squares = files * ranks;
         let on = |t: isize| t >= 0 && (t as usize) < v.size && v.template[t as usize] != OFF;
         let mut rules: [Vec<KindRules>; 2] = [Vec::new(), Vec::new()];
         for (c, per_kind) in rules.iter_mut().enumerate() {
@@ -219,10 +223,6 @@ impl AttackTables {
         let mut file_sets = vec![0u128; files];
         let mut up = vec![0u128; squares];
         let mut down = vec![0u128; squares];
-        let mut cell = vec![0u16; squares];
-        for (d, c) in cell.iter_mut().enumerate() {
-            *c = v.index((d % files) as u8, (d / files) as u8) as u16;
-        }
         for (d, (up, down)) in up.iter_mut().zip(&mut down).enumerate() {
             let (x, y) = (d % files, d / files);
             file_sets[x] |= 1 << d;
@@ -239,7 +239,7 @@ impl AttackTables {
         }
         let ahead = [up, down];
         let mut shelter = [Vec::new(), Vec::new()];
-        if let Some(fwd) = super::activity::usual_pawn_forward(v) {
+        if let Some(fwd) = pawn_forward {
             for (c, per_square) in shelter.iter_mut().enumerate() {
                 *per_square = vec![0u128; squares];
                 for &sq in &v.playable {
