@@ -226,6 +226,26 @@ pub fn read_records(path: &Path) -> Result<Vec<GameRecord>, String> {
     Ok(read_records_file(path)?.games)
 }
 
+/// How long [`RecordsWriter::open`] waits for a held records file before refusing it.
+const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Locks an open records file, waiting up to [`LOCK_WAIT`]: a child that a thread of this
+/// process has forked but not yet started holds a copy of every descriptor open at the fork, and
+/// so the lock of a records file closed a moment ago (a match run again in the same process);
+/// the copy goes when the child starts its program. False when the lock stays held.
+fn lock_records(file: &std::fs::File) -> std::io::Result<bool> {
+    let start = std::time::Instant::now();
+    loop {
+        if super::unix::try_lock_exclusive(file)? {
+            return Ok(true);
+        }
+        if start.elapsed() >= LOCK_WAIT {
+            return Ok(false);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
 /// A records file opened for a match: locked against a second `orrery` writing it, cut back to
 /// its last complete line, its settings checked against this match's, and each record then
 /// appended as one write of one line, flushed to disk (`fsync`) before the next game is counted.
@@ -255,7 +275,7 @@ impl RecordsWriter {
             .create(true)
             .open(path)
             .map_err(|e| format!("--records {shown}: {e}"))?;
-        if !super::unix::try_lock_exclusive(&file).map_err(|e| format!("--records {shown}: {e}"))? {
+        if !lock_records(&file).map_err(|e| format!("--records {shown}: {e}"))? {
             return Err(format!(
                 "--records {shown}: another orrery is writing this file (every shard needs a file of its own)"
             ));
