@@ -15,6 +15,12 @@
 //!   enemy non-pawn, non-royal pieces attack, each attack weighted by the attacker's value in
 //!   pawns (1 to `DANGER_SCALE_MAX`); the sum `d` gives `min(d², DANGER_CAP) / DANGER_DIV` units
 //!   ([`danger_units`]), so several attackers weigh far more than one.
+//! - **King attack**: per side, how hard the enemy presses on its royal piece
+//!   ([`KingAttack::units`]): the enemy non-pawn, non-royal pieces attacking the squares around it
+//!   (their number squared) and their attacks there, those squares defended by nothing but the
+//!   royal piece, the enemy kinds that can give check on a square the side does not attack and
+//!   the checking squares it does attack; squared, and nothing while the enemy has no piece of
+//!   (nearly) its strongest kind (the queen of chess).
 //! - **Pawn shelter**: own pawns on the royal piece's file and its neighbours one or two ranks in
 //!   front of it (only for usual pawns, [`usual_pawn_forward`]).
 //! - **Doubled / isolated pawns** (usual pawns only): pawns sharing their file with an own
@@ -33,7 +39,7 @@
 
 use super::super::position::Position;
 use super::super::variant::{cell_color, cell_kind, Variant, EMPTY, MAX_KINDS, OFF};
-use super::attack_sets::{AttackTables, NO_SQUARE};
+use super::attack_sets::{AttackTables, NO_SQUARE, SHARED_RULES};
 use super::EvalWeights;
 
 /// A set of mailbox cells on the stack, in `W` 64-bit words (a power of two: the index is
@@ -76,6 +82,8 @@ pub(crate) struct Activity {
     pub hanging: [i16; 2],
     /// Per side: king-danger units against its royal piece ([`danger_units`]).
     pub danger: [i32; 2],
+    /// Per side: what the enemy brings against its royal piece ([`KingAttack`]).
+    pub king_attack: [KingAttack; 2],
     /// Per side: its pawns sheltering its royal piece.
     pub shelter: [i16; 2],
     /// Per side: its pawns on a file with another of its pawns.
@@ -96,6 +104,7 @@ impl Default for Activity {
             threat: [0; 2],
             hanging: [0; 2],
             danger: [0; 2],
+            king_attack: [KingAttack::default(); 2],
             shelter: [0; 2],
             doubled: [0; 2],
             isolated: [0; 2],
@@ -116,6 +125,57 @@ const DANGER_DIV: i32 = 8;
 #[inline]
 pub(crate) fn danger_units(d: i32) -> i32 {
     (d * d).min(DANGER_CAP) / DANGER_DIV
+}
+
+/// King attack: per attacker, times the number of attackers.
+const KING_ATTACKERS: i32 = 120;
+/// King attack: per attack on a square around the royal piece.
+const KING_ZONE_HIT: i32 = 30;
+/// King attack: per square around the royal piece that the enemy attacks and only the royal
+/// piece defends.
+const KING_WEAK: i32 = 80;
+/// King attack: per enemy kind with a safe check.
+const KING_SAFE_CHECK: i32 = 800;
+/// King attack: per checking square the defender attacks.
+const KING_UNSAFE_CHECK: i32 = 148;
+/// King attack: divisor of the squared sum (a weight of 32 makes it `sum² / 4096` cp).
+const KING_ATTACK_DIV: i32 = 131_072;
+
+/// What the enemy brings against one side's royal piece (see the module), before
+/// [`units`](Self::units) weighs it. The constants are Stockfish 11's king-danger shape, refitted
+/// to Fairy-Stockfish's static evaluation of chess positions (docs/strength.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct KingAttack {
+    /// Enemy non-pawn, non-royal pieces attacking a square of the royal piece's zone.
+    pub attackers: i32,
+    /// Their attacks on the zone's squares (a square two rules of one piece reach counts twice).
+    pub zone_hits: i32,
+    /// Zone squares the enemy attacks and no own piece but the royal one defends.
+    pub weak: i32,
+    /// Enemy kinds that can move to a square from which they check, which the side does not
+    /// attack.
+    pub safe_checks: i32,
+    /// Checking squares (of any enemy kind) that the side attacks.
+    pub unsafe_checks: i32,
+    /// Whether the enemy has a piece worth at least nine tenths of the variant's most valuable.
+    pub strong: bool,
+}
+
+impl KingAttack {
+    /// King-attack units: `max(0, sum)² / KING_ATTACK_DIV` of the constants' weighted sum, 0
+    /// without a strong enemy piece.
+    #[inline]
+    pub(crate) fn units(&self) -> i32 {
+        if !self.strong {
+            return 0;
+        }
+        let d = KING_ATTACKERS * self.attackers * self.attackers
+            + KING_ZONE_HIT * self.zone_hits
+            + KING_WEAK * self.weak
+            + KING_SAFE_CHECK * self.safe_checks
+            + KING_UNSAFE_CHECK * self.unsafe_checks;
+        (d.max(0) as i64 * d.max(0) as i64 / KING_ATTACK_DIV as i64).min(i32::MAX as i64) as i32
+    }
 }
 
 /// Per colour the forward step of the variant's pawn when it is the usual kind (moves straight
@@ -151,6 +211,9 @@ pub(crate) fn usual_pawn_forward(v: &Variant) -> Option<[isize; 2]> {
 /// The variant's constant tables of these terms.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ActivityTables {
+    /// A bit per kind worth at least nine tenths of the most valuable one (the queen of chess;
+    /// pawn and royal piece excluded): without such a piece a side's king attack counts nothing.
+    pub strong: u32,
     /// Per kind: the expected mobility at the start's density, rounded (0 for pawn and royal).
     pub center: Vec<i16>,
     /// Per colour and square: a pawn's passed-pawn units there.
@@ -166,6 +229,8 @@ pub(crate) struct ActivityTables {
     /// Whether king danger, pawn shelter, doubled, isolated or connected pawns or open files
     /// weigh (else the evaluation does not tally them; `eval_features` still does).
     pub king_pawn: bool,
+    /// Whether the king attack's weight is not 0 (it needs `king_pawn`).
+    pub king_attack: bool,
 }
 
 /// Passed-pawn units of a pawn `p` ranks beyond the least advanced start rank of its side's pawns,
@@ -231,13 +296,19 @@ impl ActivityTables {
             .collect();
         let w = &v.weights;
         let king_pawn = w.king_danger != 0
+            || w.king_attack != 0
             || w.pawn_shelter != 0
             || w.doubled != 0
             || w.isolated != 0
             || w.connected != 0
             || w.open_file != 0;
+        let top = v.values.iter().copied().max().unwrap_or(0);
+        let strong = (0..v.pieces().len())
+            .filter(|&k| k as u8 != v.pawn && k as u8 != v.royal && v.values[k] * 10 >= top * 9)
+            .fold(0u32, |m, k| m | 1 << k);
         ActivityTables {
             center,
+            strong,
             passed: passed_units(v),
             pawn_forward,
             file_rider: file_riders(v),
@@ -249,6 +320,7 @@ impl ActivityTables {
                 || king_pawn
                 || w.mobility.iter().any(|&m| m != 0),
             king_pawn,
+            king_attack: w.king_attack != 0,
         }
     }
 }
@@ -265,6 +337,7 @@ impl Activity {
             - w.threat * (self.threat[0] - self.threat[1]) as i32
             - w.hanging * (self.hanging[0] - self.hanging[1]) as i32
             - w.king_danger * (self.danger[0] - self.danger[1])
+            - w.king_attack * (self.king_attack[0].units() - self.king_attack[1].units())
             + w.pawn_shelter * (self.shelter[0] - self.shelter[1]) as i32
             - w.doubled * (self.doubled[0] - self.doubled[1]) as i32
             - w.isolated * (self.isolated[0] - self.isolated[1]) as i32
@@ -276,42 +349,48 @@ impl Activity {
 impl Position {
     /// Tallies the board-dependent terms (see the module) on the current board.
     pub(crate) fn activity(&self) -> Activity {
-        self.activity_with(true)
+        self.activity_with(true, true)
     }
 
     /// [`activity`](Self::activity), leaving king danger, shelter, doubled, isolated and
-    /// connected pawns and open files at 0 unless `king_pawn` (the evaluation skips them while
-    /// their weights are 0).
-    pub(crate) fn activity_with(&self, king_pawn: bool) -> Activity {
+    /// connected pawns and open files at 0 unless `king_pawn`, and the king attack unless
+    /// `king_attack` (which needs `king_pawn`; the evaluation skips them while their weights are
+    /// 0).
+    pub(crate) fn activity_with(&self, king_pawn: bool, king_attack: bool) -> Activity {
         if let Some(t) = &self.variant.activity.sets {
-            return self.activity_looked_up(t, king_pawn);
+            return self.activity_looked_up(t, king_pawn, king_attack);
         }
-        self.activity_walked(king_pawn)
+        self.activity_walked(king_pawn, king_attack)
     }
 
     /// [`activity_with`](Self::activity_with) by walking the rules on the mailbox, whatever the
     /// board's size.
-    pub(crate) fn activity_walked(&self, king_pawn: bool) -> Activity {
+    pub(crate) fn activity_walked(&self, king_pawn: bool, king_attack: bool) -> Activity {
         // The smallest bit sets that hold the mailbox (at most 38 × 38 = 1444 cells).
         match self.variant.size {
-            0..=256 => self.activity_in::<4>(king_pawn),
-            257..=512 => self.activity_in::<8>(king_pawn),
-            513..=1024 => self.activity_in::<16>(king_pawn),
-            _ => self.activity_in::<32>(king_pawn),
+            0..=256 => self.activity_in::<4>(king_pawn, king_attack),
+            257..=512 => self.activity_in::<8>(king_pawn, king_attack),
+            513..=1024 => self.activity_in::<16>(king_pawn, king_attack),
+            _ => self.activity_in::<32>(king_pawn, king_attack),
         }
     }
 
     /// [`activity_walked`](Self::activity_walked) with bit sets of `W` words.
-    fn activity_in<const W: usize>(&self, king_pawn: bool) -> Activity {
+    fn activity_in<const W: usize>(&self, king_pawn: bool, king_attack: bool) -> Activity {
         let mut out = Activity::default();
-        let sets = self.attacks_walked::<W>(king_pawn, &mut out);
+        let sets = self.attacks_walked::<W>(king_pawn, king_attack, &mut out);
         self.tally_pieces(&sets, king_pawn, &mut out);
         out
     }
 
     /// The attack sets, and the mobility and king danger into `out`, by walking every rule
     /// square by square on the mailbox.
-    fn attacks_walked<const W: usize>(&self, king_pawn: bool, out: &mut Activity) -> Walked<W> {
+    fn attacks_walked<const W: usize>(
+        &self,
+        king_pawn: bool,
+        king_attack: bool,
+        out: &mut Activity,
+    ) -> Walked<W> {
         let v = &*self.variant;
         let board = &self.board[..];
         let empty = Cells::<W>([0; W]);
@@ -375,6 +454,10 @@ impl Position {
             }
             attacks[c] = pawn_attacks[c];
         }
+        // Per side: the squares its pawns and non-royal pieces attack; what is brought against
+        // its royal piece.
+        let mut guarded = pawn_attacks;
+        let mut against = [KingAttack::default(); 2];
         let center = &v.activity.center;
         for c in 0..2 {
             let theirs = pawn_attacks[1 - c];
@@ -410,6 +493,9 @@ impl Position {
                         }
                         if st.can_capture {
                             attacks[c].set(ti);
+                            if kind != v.royal {
+                                guarded[c].set(ti);
+                            }
                             hits += enemy_zone.has(ti) as i32;
                         }
                         if tc == EMPTY {
@@ -430,11 +516,34 @@ impl Position {
                     out.mobility[c][kind as usize] += mob - center[kind as usize];
                     let scale = (value / 100).clamp(1, DANGER_SCALE_MAX);
                     attack_sum[1 - c] += hits * scale;
+                    if hits > 0 {
+                        against[1 - c].attackers += 1;
+                        against[1 - c].zone_hits += hits;
+                    }
                 }
             }
         }
         for (d, &sum) in out.danger.iter_mut().zip(&attack_sum) {
             *d = danger_units(sum);
+        }
+        if king_attack {
+            for c in 0..2 {
+                let strong = self.list[1 - c]
+                    .iter()
+                    .any(|&sq| v.activity.strong >> cell_kind(board[sq as usize]) & 1 != 0);
+                if !strong || board[self.king[c] as usize] == OFF {
+                    against[c] = KingAttack::default();
+                    continue;
+                }
+                let ka = &mut against[c];
+                ka.strong = true;
+                for i in 0..W {
+                    ka.weak +=
+                        (zone[c].0[i] & attacks[1 - c].0[i] & !guarded[c].0[i]).count_ones() as i32;
+                }
+                self.checks_walked(c, &attacks[c], ka);
+            }
+            out.king_attack = against;
         }
         Walked {
             pawn_attacks,
@@ -443,26 +552,111 @@ impl Position {
         }
     }
 
+    /// The squares piece `kind` of colour `c` on `from` captures on: along each capturing rule up
+    /// to the edge, a hole or the first piece (that one included).
+    fn captures_walked<const W: usize>(&self, c: usize, kind: usize, from: usize) -> Cells<W> {
+        let board = &self.board[..];
+        let mut out = Cells([0; W]);
+        for st in self.variant.steps[c][kind]
+            .iter()
+            .filter(|st| st.can_capture)
+        {
+            let from = from as isize;
+            if st.lame_len > 0
+                && !(0..st.lame_len as usize).all(|i| board[(from + st.lame[i]) as usize] == EMPTY)
+            {
+                continue;
+            }
+            let range = if st.lame_len > 0 { 1 } else { st.range };
+            let mut t = from;
+            for _ in 0..range {
+                t += st.delta;
+                let tc = board[t as usize];
+                if tc == OFF {
+                    break;
+                }
+                out.set(t as usize);
+                if tc != EMPTY {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    /// The enemy's checks against side `c`'s royal piece into `ka`, by walking: per enemy
+    /// non-pawn, non-royal kind, the squares its pieces reach (not its own) from which it would
+    /// attack the royal piece (found by moving side `c`'s piece of that kind from the royal
+    /// square); `attacked`: the squares side `c` attacks.
+    fn checks_walked<const W: usize>(&self, c: usize, attacked: &Cells<W>, ka: &mut KingAttack) {
+        let v = &*self.variant;
+        let board = &self.board[..];
+        let e = 1 - c;
+        let mut seen = 0u32;
+        for &sq in &self.list[e] {
+            let kind = cell_kind(board[sq as usize]);
+            if kind == v.pawn || kind == v.royal || seen >> kind & 1 != 0 {
+                continue;
+            }
+            seen |= 1 << kind;
+            let k = kind as usize;
+            let checking = self.captures_walked::<W>(c, k, self.king[c] as usize);
+            let mut reached = Cells([0; W]);
+            for &from in &self.list[e] {
+                if cell_kind(board[from as usize]) == kind {
+                    let r = self.captures_walked::<W>(e, k, from as usize);
+                    for i in 0..W {
+                        reached.0[i] |= r.0[i];
+                    }
+                }
+            }
+            let mut safe = false;
+            for i in 0..W {
+                let mut theirs = 0u64;
+                for b in 0..64 {
+                    let cell = board.get(i * 64 + b).copied().unwrap_or(OFF);
+                    if cell != OFF && cell != EMPTY && cell_color(cell).index() == e {
+                        theirs |= 1 << b;
+                    }
+                }
+                let checks = reached.0[i] & checking.0[i] & !theirs;
+                safe |= checks & !attacked.0[i] != 0;
+                ka.unsafe_checks += (checks & attacked.0[i]).count_ones() as i32;
+            }
+            ka.safe_checks += safe as i32;
+        }
+    }
+
     /// [`activity_walked`](Self::activity_walked) from the variant's reach tables, every term
     /// on bit sets, counting bits in one instruction where the processor can.
-    fn activity_looked_up(&self, t: &AttackTables, king_pawn: bool) -> Activity {
+    fn activity_looked_up(&self, t: &AttackTables, king_pawn: bool, king_attack: bool) -> Activity {
         #[cfg(target_arch = "x86_64")]
         if t.popcnt {
             // SAFETY: the tables were built on this processor, which has `popcnt`.
-            return unsafe { self.activity_looked_up_popcnt(t, king_pawn) };
+            return unsafe { self.activity_looked_up_popcnt(t, king_pawn, king_attack) };
         }
-        self.activity_looked_up_in(t, king_pawn)
+        self.activity_looked_up_in(t, king_pawn, king_attack)
     }
 
     /// [`activity_looked_up_in`](Self::activity_looked_up_in) compiled with `popcnt`.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt")]
-    unsafe fn activity_looked_up_popcnt(&self, t: &AttackTables, king_pawn: bool) -> Activity {
-        self.activity_looked_up_in(t, king_pawn)
+    unsafe fn activity_looked_up_popcnt(
+        &self,
+        t: &AttackTables,
+        king_pawn: bool,
+        king_attack: bool,
+    ) -> Activity {
+        self.activity_looked_up_in(t, king_pawn, king_attack)
     }
 
     #[inline(always)]
-    fn activity_looked_up_in(&self, t: &AttackTables, king_pawn: bool) -> Activity {
+    fn activity_looked_up_in(
+        &self,
+        t: &AttackTables,
+        king_pawn: bool,
+        king_attack: bool,
+    ) -> Activity {
         let mut out = Activity::default();
         let v = &*self.variant;
         let board = &self.board[..];
@@ -519,6 +713,11 @@ impl Position {
         }
         let mut attacks = pawn_attacks;
         let mut attack_sum = [0i32; 2];
+        // Per side and kind the squares its pieces attack; per side the squares its pawns and
+        // non-royal pieces attack; what is brought against each royal piece.
+        let mut kind_attacks = [[0u128; MAX_KINDS]; 2];
+        let mut guarded = pawn_attacks;
+        let mut against = [KingAttack::default(); 2];
         let center = &v.activity.center;
         for c in 0..2 {
             let safe = !pawn_attacks[1 - c];
@@ -533,18 +732,23 @@ impl Position {
                 let targets = richer(c, kind as u8);
                 let mut mob = 0u32;
                 let mut hits = 0u32;
+                let mut reached = 0u128;
                 // Counts the squares a piece captures on and moves to (over one rule, or the
-                // union of rules that never share a square).
+                // union of rules that never share a square); gives its attacks on the enemy
+                // royal piece's zone.
                 let mut count = |captures: u128, moves: u128| {
                     attacks[c] |= captures;
-                    hits += (captures & zone[1 - c]).count_ones();
+                    reached |= captures;
                     let taken = captures & enemy;
                     mob += (taken & safe).count_ones() + (moves & empty_safe).count_ones();
                     weak[1 - c] |= taken & targets;
+                    (captures & zone[1 - c]).count_ones()
                 };
+                let royal = kind as u8 == v.royal;
                 while pieces != 0 {
                     let from = pieces.trailing_zeros() as usize;
                     pieces &= pieces - 1;
+                    let mut piece_hits = 0;
                     let (mut moves, mut captures) = (0u128, 0u128);
                     for rule in &kr.rules {
                         let r = rule.reached(from, occupied);
@@ -555,10 +759,19 @@ impl Position {
                             moves |= mr;
                         } else {
                             // A square two rules reach counts twice.
-                            count(cr, mr);
+                            piece_hits += count(cr, mr);
                         }
                     }
-                    count(captures, moves);
+                    piece_hits += count(captures, moves);
+                    hits += piece_hits;
+                    if piece_hits > 0 && !royal {
+                        against[1 - c].attackers += 1;
+                        against[1 - c].zone_hits += piece_hits as i32;
+                    }
+                }
+                kind_attacks[c][kind] = reached;
+                if !royal {
+                    guarded[c] |= reached;
                 }
                 if kind as u8 != v.royal {
                     let n = by_kind[c][kind].count_ones() as i16;
@@ -570,6 +783,48 @@ impl Position {
         }
         for (d, &sum) in out.danger.iter_mut().zip(&attack_sum) {
             *d = danger_units(sum);
+        }
+        if king_attack {
+            let mut memo = [0u128; SHARED_RULES];
+            for c in 0..2 {
+                let e = 1 - c;
+                let k = t.dense[self.king[c] as usize];
+                let strong =
+                    (0..kinds).any(|j| v.activity.strong >> j & 1 != 0 && by_kind[e][j] != 0);
+                if !strong || k == NO_SQUARE {
+                    against[c] = KingAttack::default();
+                    continue;
+                }
+                let ka = &mut against[c];
+                ka.strong = true;
+                // What each distinct rule reaches from the royal square, worked out once.
+                let mut known = 0u64;
+                ka.weak = (zone[c] & attacks[e] & !guarded[c]).count_ones() as i32;
+                for kind in 0..kinds {
+                    if kind as u8 == pawn || kind as u8 == v.royal || by_kind[e][kind] == 0 {
+                        continue;
+                    }
+                    // Side c's piece of this kind on the royal square attacks the squares an
+                    // enemy one would check from.
+                    let mut checking = 0u128;
+                    for rule in t.rules[c][kind].rules.iter().filter(|r| r.can_capture) {
+                        let n = rule.shared as usize;
+                        checking |= if n < SHARED_RULES {
+                            if known >> n & 1 == 0 {
+                                memo[n] = rule.reached(k as usize, occupied);
+                                known |= 1 << n;
+                            }
+                            memo[n]
+                        } else {
+                            rule.reached(k as usize, occupied)
+                        };
+                    }
+                    let checks = kind_attacks[e][kind] & checking & !own[e];
+                    ka.safe_checks += (checks & !attacks[c] != 0) as i32;
+                    ka.unsafe_checks += (checks & attacks[c]).count_ones() as i32;
+                }
+            }
+            out.king_attack = against;
         }
         let royal = v.royal as usize;
         let no_pawn = pawn == super::super::variant::NO_PAWN;
@@ -727,6 +982,7 @@ impl Position {
 mod tests {
     use super::super::super::position::Position;
     use super::super::super::variant::Variant;
+    use super::{KingAttack, KING_ATTACK_DIV};
     use std::sync::Arc;
 
     fn chess() -> Arc<Variant> {
@@ -793,19 +1049,20 @@ mod tests {
                 let mut pos = Position::startpos(&v);
                 for _ply in 0..120 {
                     let sets = v.activity.sets.as_ref().unwrap();
-                    for king_pawn in [false, true] {
-                        let walked = pos.activity_walked(king_pawn);
+                    for (king_pawn, king_attack) in [(false, false), (true, false), (true, true)] {
+                        let walked = pos.activity_walked(king_pawn, king_attack);
                         let fen = pos.to_fen();
+                        let terms = format!("king_pawn {king_pawn}, king_attack {king_attack}");
                         assert_eq!(
-                            pos.activity_with(king_pawn),
+                            pos.activity_with(king_pawn, king_attack),
                             walked,
-                            "{name}: {fen} (king_pawn {king_pawn})"
+                            "{name}: {fen} ({terms})"
                         );
                         // The build without `popcnt` too.
                         assert_eq!(
-                            pos.activity_looked_up_in(sets, king_pawn),
+                            pos.activity_looked_up_in(sets, king_pawn, king_attack),
                             walked,
-                            "{name}: {fen} (king_pawn {king_pawn}, no popcnt)"
+                            "{name}: {fen} ({terms}, no popcnt)"
                         );
                     }
                     compared += 1;
@@ -898,6 +1155,58 @@ mod tests {
         // Black's king is not in danger here.
         assert_eq!(both.activity().danger[1], 0);
         assert_eq!(super::danger_units(1000), 1600 / 8, "capped");
+    }
+
+    #[test]
+    fn king_attack_counts_attackers_weak_squares_and_checks() {
+        let v = chess();
+        let tally = |fen: &str| {
+            let pos = Position::from_fen(&v, fen).unwrap();
+            let a = pos.activity();
+            assert_eq!(
+                a.king_attack,
+                pos.activity_walked(true, true).king_attack,
+                "{fen}"
+            );
+            a.king_attack
+        };
+        // The black queen d8 can check from d1, which nothing of White's attacks.
+        let [white, black] = tally("3qk3/8/8/8/8/8/5PPP/6K1 w - - 0 1");
+        let expected = KingAttack {
+            safe_checks: 1,
+            strong: true,
+            ..KingAttack::default()
+        };
+        assert_eq!(white, expected);
+        assert_eq!(white.units(), 800 * 800 / KING_ATTACK_DIV);
+        // White has no piece near a queen's worth: nothing counts against Black.
+        assert_eq!(black, KingAttack::default());
+        // A knight c3 guards d1: the check is no longer safe.
+        let [white, _] = tally("3qk3/8/8/8/8/2N5/5PPP/6K1 w - - 0 1");
+        let expected = KingAttack {
+            unsafe_checks: 1,
+            strong: true,
+            ..KingAttack::default()
+        };
+        assert_eq!(white, expected);
+        // Rook a1 (hits f1, g1) and queen h3 (g2, h2): two attackers, four hits, the four
+        // squares weak (only the king guards them); the rook checks safely from b1-e1 and
+        // unsafely from f1, the queen unsafely from g2 and h2.
+        let [white, _] = tally("6k1/8/8/8/8/7q/5PPP/r5K1 w - - 0 1");
+        let expected = KingAttack {
+            attackers: 2,
+            zone_hits: 4,
+            weak: 4,
+            safe_checks: 1,
+            unsafe_checks: 3,
+            strong: true,
+        };
+        assert_eq!(white, expected);
+        let sum = 120 * 4 + 30 * 4 + 80 * 4 + 800 + 148 * 3;
+        assert_eq!(white.units(), sum * sum / KING_ATTACK_DIV);
+        // Without the queen the rook's attack counts for nothing.
+        let [white, _] = tally("6k1/8/8/8/8/8/5PPP/r5K1 w - - 0 1");
+        assert_eq!(white, KingAttack::default());
     }
 
     #[test]

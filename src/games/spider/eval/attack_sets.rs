@@ -28,7 +28,15 @@ pub(crate) struct RuleReach {
     /// Per square: the squares that must be empty for the rule to apply (lame rules; empty when
     /// the rule is not lame).
     lame: Vec<u128>,
+    /// Its number among the colour's distinct rules (rules of several kinds with the same reach
+    /// share it, as the queen's rays share the rook's and the bishop's), below
+    /// [`SHARED_RULES`]; or that bound when there are more: what a square reaches by it can then
+    /// be worked out once for all kinds.
+    pub shared: u8,
 }
+
+/// How many distinct rules per colour get a [`RuleReach::shared`] number.
+pub(crate) const SHARED_RULES: usize = 64;
 
 impl RuleReach {
     /// The squares the rule reaches from `from` on a board occupied by `occupied`: its empty
@@ -180,6 +188,7 @@ impl AttackTables {
                         up: st.delta > 0,
                         reach,
                         lame,
+                        shared: SHARED_RULES as u8,
                     });
                 }
                 let disjoint = (0..squares).all(|d| {
@@ -194,6 +203,30 @@ impl AttackTables {
                     rules: kind_rules,
                     disjoint,
                 });
+            }
+        }
+        for per_kind in rules.iter_mut() {
+            let mut distinct: Vec<&RuleReach> = Vec::new();
+            let mut numbers = Vec::new();
+            for rule in per_kind.iter().flat_map(|k| &k.rules) {
+                let same = |r: &&RuleReach| {
+                    r.single == rule.single
+                        && r.up == rule.up
+                        && r.reach == rule.reach
+                        && r.lame == rule.lame
+                };
+                let n = match distinct.iter().position(same) {
+                    Some(n) => n,
+                    None => {
+                        distinct.push(rule);
+                        distinct.len() - 1
+                    }
+                };
+                numbers.push(n.min(SHARED_RULES) as u8);
+            }
+            let mut numbers = numbers.into_iter();
+            for rule in per_kind.iter_mut().flat_map(|k| &mut k.rules) {
+                rule.shared = numbers.next().expect("one number per rule");
             }
         }
         let stride = v.stride as isize;

@@ -85,6 +85,8 @@ const CONNECTED: i32 = 0;
 const OPEN_FILE: i32 = 0;
 /// Passed pawns' endgame share starts at 0 (off) in every variant; a weights file turns it on.
 const PASSED_ENDGAME: i32 = 0;
+/// King attack starts at 0 (off) in every variant but those with built-in weights that set it.
+const KING_ATTACK: i32 = 0;
 
 /// The evaluation's weights, in centipawns: what `spider-chess tune` fits to game results. The
 /// evaluation is linear in them: [`Position::eval_features`] gives each weight's multiplier.
@@ -132,6 +134,9 @@ pub struct EvalWeights {
     /// Per passed-pawn unit times the endgame share ([`phase`]): what a passed pawn gains as
     /// pieces leave (the passed-pawn weight is the start's).
     pub passed_endgame: i32,
+    /// Per king-attack unit (a penalty; see [`activity::KingAttack::units`]): enemy attackers,
+    /// attacks, weak squares and checks around the royal piece, squared.
+    pub king_attack: i32,
     /// Per kind: per safe square a piece reaches beyond its kind's expected number (0 for the
     /// pawn and the royal piece, which have no mobility term).
     pub mobility: Vec<i32>,
@@ -166,7 +171,7 @@ fn has_mobility_term(v: &Variant, kind: usize) -> bool {
 }
 
 /// Names of the weights after the piece values, in the order of [`EvalWeights::to_vector`].
-const TERM_NAMES: [&str; 18] = [
+const TERM_NAMES: [&str; 19] = [
     "reach",
     "advance",
     "king-shield",
@@ -185,6 +190,7 @@ const TERM_NAMES: [&str; 18] = [
     "connected",
     "open-file",
     "passed-endgame",
+    "king-attack",
 ];
 
 impl EvalWeights {
@@ -213,6 +219,7 @@ impl EvalWeights {
             connected: CONNECTED,
             open_file: OPEN_FILE,
             passed_endgame: PASSED_ENDGAME,
+            king_attack: KING_ATTACK,
             mobility: pieces
                 .iter()
                 .enumerate()
@@ -231,8 +238,8 @@ impl EvalWeights {
 
     /// The weights as one vector: the piece values, then reach, advance, king shield, king
     /// attacker, tempo, passed, threat, hanging, king danger, pawn shelter, doubled, isolated,
-    /// king centre, pawn endgame, pair, connected, open file, passed endgame, then the mobility
-    /// weight per kind, then the endgame weight per kind, then the square weights.
+    /// king centre, pawn endgame, pair, connected, open file, passed endgame, king attack, then
+    /// the mobility weight per kind, then the endgame weight per kind, then the square weights.
     pub fn to_vector(&self) -> Vec<i32> {
         let mut out = self.values.clone();
         out.extend([
@@ -254,6 +261,7 @@ impl EvalWeights {
             self.connected,
             self.open_file,
             self.passed_endgame,
+            self.king_attack,
         ]);
         out.extend(&self.mobility);
         out.extend(&self.endgame);
@@ -262,7 +270,7 @@ impl EvalWeights {
     }
 
     /// The weights from a vector in the order of [`to_vector`](Self::to_vector), for `v`'s
-    /// piece kinds and board; `None` when its length is not `3 * kinds + 18 + kinds * cells`.
+    /// piece kinds and board; `None` when its length is not `3 * kinds + 19 + kinds * cells`.
     pub fn from_vector(v: &Variant, w: &[i32]) -> Option<EvalWeights> {
         let kinds = v.pieces().len();
         let scalars = 3 * kinds + TERM_NAMES.len();
@@ -290,6 +298,7 @@ impl EvalWeights {
             connected: t[15],
             open_file: t[16],
             passed_endgame: t[17],
+            king_attack: t[18],
             mobility: w[kinds + TERM_NAMES.len()..2 * kinds + TERM_NAMES.len()].to_vec(),
             endgame: w[2 * kinds + TERM_NAMES.len()..scalars].to_vec(),
             squares: w[scalars..].to_vec(),
@@ -616,7 +625,7 @@ impl Position {
         let mut s = self.psq[0] - self.psq[1] + self.king_safety();
         let mut passed = 0;
         if v.activity.on {
-            let a = self.activity_with(v.activity.king_pawn);
+            let a = self.activity_with(v.activity.king_pawn, v.activity.king_attack);
             s += a.score(w);
             passed = a.passed[0] - a.passed[1];
         }
@@ -698,6 +707,7 @@ impl Position {
         f[kinds + 15] = (a.connected[0] - a.connected[1]) as i32;
         f[kinds + 16] = (a.open_file[0] - a.open_file[1]) as i32;
         f[kinds + 17] = p.passed_endgame(passed);
+        f[kinds + 18] = -(a.king_attack[0].units() - a.king_attack[1].units());
         let base = kinds + TERM_NAMES.len();
         for k in 0..kinds {
             f[base + k] = (a.mobility[0][k] - a.mobility[1][k]) as i32;
@@ -962,6 +972,7 @@ mod tests {
             connected: 7,
             open_file: 9,
             passed_endgame: 7,
+            king_attack: 5,
             mobility: (0..house.pieces().len() as i32).map(|k| 2 + k).collect(),
             endgame: (0..house.pieces().len() as i32).map(|k| 3 - k).collect(),
             squares: (0..(house.pieces().len() * cells(&house)) as i32)
