@@ -419,36 +419,21 @@ impl Position {
                 if cell_kind(board[sq as usize]) != pawn {
                     continue;
                 }
-                for st in &v.steps[c][pawn as usize] {
-                    if !st.can_capture {
-                        continue;
-                    }
-                    let from = sq as isize;
-                    if st.lame_len > 0
-                        && !(0..st.lame_len as usize)
-                            .all(|i| board[(from + st.lame[i]) as usize] == EMPTY)
-                    {
-                        continue;
-                    }
-                    let range = if st.lame_len > 0 { 1 } else { st.range };
-                    let mut t = from;
-                    for _ in 0..range {
-                        t += st.delta;
-                        let tc = board[t as usize];
-                        if tc == OFF {
-                            break;
-                        }
-                        pawn_attacks[c].set(t as usize);
-                        if tc == EMPTY {
-                            continue;
-                        }
-                        if cell_color(tc).index() != c {
+                let reached = self.captures_walked::<W>(c, pawn as usize, sq as usize);
+                for (i, &word) in reached.0.iter().enumerate() {
+                    pawn_attacks[c].0[i] |= word;
+                    // The occupied squares a pawn reaches are the ones its rules stop at.
+                    let mut bits = word;
+                    while bits != 0 {
+                        let t = i * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        let tc = board[t];
+                        if tc != EMPTY && cell_color(tc).index() != c {
                             let vk = cell_kind(tc);
                             if vk != v.royal && v.values[pawn as usize] < v.values[vk as usize] {
-                                weak[1 - c].set(t as usize);
+                                weak[1 - c].set(t);
                             }
                         }
-                        break;
                     }
                 }
             }

@@ -85,7 +85,8 @@ const CONNECTED: i32 = 0;
 const OPEN_FILE: i32 = 0;
 /// Passed pawns' endgame share starts at 0 (off) in every variant; a weights file turns it on.
 const PASSED_ENDGAME: i32 = 0;
-/// King attack starts at 0 (off) in every variant but those with built-in weights that set it.
+/// King attack starts at 0 (off) in every variant: a fixed-node SPRT in chess was undecided
+/// (docs/strength.md); a weights file turns it on.
 const KING_ATTACK: i32 = 0;
 
 /// The evaluation's weights, in centipawns: what `spider-chess tune` fits to game results. The
