@@ -142,8 +142,9 @@ const KING_UNSAFE_CHECK: i32 = 148;
 const KING_ATTACK_DIV: i32 = 131_072;
 
 /// What the enemy brings against one side's royal piece (see the module), before
-/// [`units`](Self::units) weighs it. The constants are Stockfish 11's king-danger shape, refitted
-/// to Fairy-Stockfish's static evaluation of chess positions (docs/strength.md).
+/// [`units`](Self::units) weighs it. The constants follow Stockfish 11's king danger, each chosen
+/// by how well a fit to Fairy-Stockfish's static evaluation of chess positions did with it
+/// (docs/strength.md).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct KingAttack {
     /// Enemy non-pawn, non-royal pieces attacking a square of the royal piece's zone.
