@@ -158,18 +158,13 @@ pub(crate) struct KingAttack {
     pub safe_checks: i32,
     /// Checking squares (of any enemy kind) that the side attacks.
     pub unsafe_checks: i32,
-    /// Whether the enemy has a piece worth at least nine tenths of the variant's most valuable.
-    pub strong: bool,
 }
 
 impl KingAttack {
-    /// King-attack units: `max(0, sum)² / KING_ATTACK_DIV` of the constants' weighted sum, 0
-    /// without a strong enemy piece.
+    /// King-attack units: `max(0, sum)² / KING_ATTACK_DIV` of the constants' weighted sum (a
+    /// side without a strong enemy piece keeps the default tally: 0).
     #[inline]
     pub(crate) fn units(&self) -> i32 {
-        if !self.strong {
-            return 0;
-        }
         let d = KING_ATTACKERS * self.attackers * self.attackers
             + KING_ZONE_HIT * self.zone_hits
             + KING_WEAK * self.weak
@@ -479,7 +474,7 @@ impl Position {
                         }
                         if st.can_capture {
                             attacks[c].set(ti);
-                            if kind != v.royal {
+                            if king_attack && kind != v.royal {
                                 guarded[c].set(ti);
                             }
                             hits += enemy_zone.has(ti) as i32;
@@ -502,7 +497,7 @@ impl Position {
                     out.mobility[c][kind as usize] += mob - center[kind as usize];
                     let scale = (value / 100).clamp(1, DANGER_SCALE_MAX);
                     attack_sum[1 - c] += hits * scale;
-                    if hits > 0 {
+                    if king_attack && hits > 0 {
                         against[1 - c].attackers += 1;
                         against[1 - c].zone_hits += hits;
                     }
@@ -522,7 +517,6 @@ impl Position {
                     continue;
                 }
                 let ka = &mut against[c];
-                ka.strong = true;
                 for i in 0..W {
                     ka.weak +=
                         (zone[c].0[i] & attacks[1 - c].0[i] & !guarded[c].0[i]).count_ones() as i32;
@@ -578,6 +572,10 @@ impl Position {
         let v = &*self.variant;
         let board = &self.board[..];
         let e = 1 - c;
+        let mut theirs = Cells([0; W]);
+        for &sq in &self.list[e] {
+            theirs.set(sq as usize);
+        }
         let mut seen = 0u32;
         for &sq in &self.list[e] {
             let kind = cell_kind(board[sq as usize]);
@@ -598,14 +596,7 @@ impl Position {
             }
             let mut safe = false;
             for i in 0..W {
-                let mut theirs = 0u64;
-                for b in 0..64 {
-                    let cell = board.get(i * 64 + b).copied().unwrap_or(OFF);
-                    if cell != OFF && cell != EMPTY && cell_color(cell).index() == e {
-                        theirs |= 1 << b;
-                    }
-                }
-                let checks = reached.0[i] & checking.0[i] & !theirs;
+                let checks = reached.0[i] & checking.0[i] & !theirs.0[i];
                 safe |= checks & !attacked.0[i] != 0;
                 ka.unsafe_checks += (checks & attacked.0[i]).count_ones() as i32;
             }
@@ -619,29 +610,49 @@ impl Position {
         #[cfg(target_arch = "x86_64")]
         if t.popcnt {
             // SAFETY: the tables were built on this processor, which has `popcnt`.
-            return unsafe { self.activity_looked_up_popcnt(t, king_pawn, king_attack) };
+            return unsafe {
+                if king_attack {
+                    self.activity_looked_up_popcnt::<true>(t, king_pawn)
+                } else {
+                    self.activity_looked_up_popcnt::<false>(t, king_pawn)
+                }
+            };
         }
-        self.activity_looked_up_in(t, king_pawn, king_attack)
+        self.activity_looked_up_plain(t, king_pawn, king_attack)
     }
 
-    /// [`activity_looked_up_in`](Self::activity_looked_up_in) compiled with `popcnt`.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt")]
-    unsafe fn activity_looked_up_popcnt(
+    /// [`activity_looked_up_in`](Self::activity_looked_up_in) without `popcnt`.
+    fn activity_looked_up_plain(
         &self,
         t: &AttackTables,
         king_pawn: bool,
         king_attack: bool,
     ) -> Activity {
-        self.activity_looked_up_in(t, king_pawn, king_attack)
+        if king_attack {
+            self.activity_looked_up_in::<true>(t, king_pawn)
+        } else {
+            self.activity_looked_up_in::<false>(t, king_pawn)
+        }
     }
 
-    #[inline(always)]
-    fn activity_looked_up_in(
+    /// [`activity_looked_up_in`](Self::activity_looked_up_in) compiled with `popcnt`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    unsafe fn activity_looked_up_popcnt<const KING_ATTACK: bool>(
         &self,
         t: &AttackTables,
         king_pawn: bool,
-        king_attack: bool,
+    ) -> Activity {
+        self.activity_looked_up_in::<KING_ATTACK>(t, king_pawn)
+    }
+
+    /// The tallies from the reach tables; the king attack only with `KING_ATTACK` (a constant,
+    /// so that without it the per-kind attack sets it needs are neither filled nor cleared).
+    #[inline(always)]
+    fn activity_looked_up_in<const KING_ATTACK: bool>(
+        &self,
+        t: &AttackTables,
+        king_pawn: bool,
     ) -> Activity {
         let mut out = Activity::default();
         let v = &*self.variant;
@@ -724,7 +735,9 @@ impl Position {
                 // royal piece's zone.
                 let mut count = |captures: u128, moves: u128| {
                     attacks[c] |= captures;
-                    reached |= captures;
+                    if KING_ATTACK {
+                        reached |= captures;
+                    }
                     let taken = captures & enemy;
                     mob += (taken & safe).count_ones() + (moves & empty_safe).count_ones();
                     weak[1 - c] |= taken & targets;
@@ -750,16 +763,18 @@ impl Position {
                     }
                     piece_hits += count(captures, moves);
                     hits += piece_hits;
-                    if piece_hits > 0 && !royal {
+                    if KING_ATTACK && piece_hits > 0 && !royal {
                         against[1 - c].attackers += 1;
                         against[1 - c].zone_hits += piece_hits as i32;
                     }
                 }
-                kind_attacks[c][kind] = reached;
-                if !royal {
-                    guarded[c] |= reached;
+                if KING_ATTACK {
+                    kind_attacks[c][kind] = reached;
+                    if !royal {
+                        guarded[c] |= reached;
+                    }
                 }
-                if kind as u8 != v.royal {
+                if !royal {
                     let n = by_kind[c][kind].count_ones() as i16;
                     out.mobility[c][kind] += mob as i16 - n * center[kind];
                     let scale = (v.values[kind] / 100).clamp(1, DANGER_SCALE_MAX);
@@ -770,7 +785,7 @@ impl Position {
         for (d, &sum) in out.danger.iter_mut().zip(&attack_sum) {
             *d = danger_units(sum);
         }
-        if king_attack {
+        if KING_ATTACK {
             let mut memo = [0u128; SHARED_RULES];
             for c in 0..2 {
                 let e = 1 - c;
@@ -782,7 +797,6 @@ impl Position {
                     continue;
                 }
                 let ka = &mut against[c];
-                ka.strong = true;
                 // What each distinct rule reaches from the royal square, worked out once.
                 let mut known = 0u64;
                 ka.weak = (zone[c] & attacks[e] & !guarded[c]).count_ones() as i32;
@@ -1046,7 +1060,7 @@ mod tests {
                         );
                         // The build without `popcnt` too.
                         assert_eq!(
-                            pos.activity_looked_up_in(sets, king_pawn, king_attack),
+                            pos.activity_looked_up_plain(sets, king_pawn, king_attack),
                             walked,
                             "{name}: {fen} ({terms}, no popcnt)"
                         );
@@ -1160,7 +1174,6 @@ mod tests {
         let [white, black] = tally("3qk3/8/8/8/8/8/5PPP/6K1 w - - 0 1");
         let expected = KingAttack {
             safe_checks: 1,
-            strong: true,
             ..KingAttack::default()
         };
         assert_eq!(white, expected);
@@ -1171,7 +1184,6 @@ mod tests {
         let [white, _] = tally("3qk3/8/8/8/8/2N5/5PPP/6K1 w - - 0 1");
         let expected = KingAttack {
             unsafe_checks: 1,
-            strong: true,
             ..KingAttack::default()
         };
         assert_eq!(white, expected);
@@ -1185,7 +1197,6 @@ mod tests {
             weak: 4,
             safe_checks: 1,
             unsafe_checks: 3,
-            strong: true,
         };
         assert_eq!(white, expected);
         let sum = 120 * 4 + 30 * 4 + 80 * 4 + 800 + 148 * 3;
