@@ -140,32 +140,48 @@ impl Position {
     }
 
     /// [`in_check`](Self::in_check) after a move from `from` to `to` by the other side, whose king
-    /// this side could not attack before it: only the rays through `from` (opened) or `to` (the
-    /// moved piece) and the lame attacks can carry a check, so only those are walked.
+    /// this side could not attack before it.
     pub(crate) fn check_after_move(&self, from: usize, to: usize) -> bool {
+        let board = &self.board;
+        let ksq = self.king[self.side.index()] as usize;
+        self.attack_through(ksq, self.side.opposite(), from, to, &|t| board[t])
+            .unwrap_or_else(|| self.compute_in_check())
+    }
+
+    /// Whether `by` attacks `ksq` on the board `cell` shows, where it did not before a move from
+    /// `from` to `to`: only the rays through `from` (opened) or `to` (the moved piece) and the
+    /// lame attacks can carry the attack, so only those are walked. `None` where the variant's
+    /// ray lines cannot tell (more than 64 rays, or special attackers).
+    #[inline(always)]
+    fn attack_through<F: Fn(usize) -> u8>(
+        &self,
+        ksq: usize,
+        by: Color,
+        from: usize,
+        to: usize,
+        cell: &F,
+    ) -> Option<bool> {
         let v = &*self.variant;
-        let by = self.side.opposite();
         let lines = &v.ray_lines[by.index()];
         if lines.is_empty() || v.special_attackers[by.index()] != 0 {
-            return self.compute_in_check();
+            return None;
         }
-        let ksq = self.king[self.side.index()] as isize;
-        let base = v.size as isize + ksq;
+        let base = v.size as isize + ksq as isize;
         let mut mask =
             lines[(base - from as isize) as usize] | lines[(base - to as isize) as usize];
-        let board = &self.board;
-        let cell = |t: usize| board[t];
         let rays = &v.rays[by.index()];
         while mask != 0 {
             let ray = &rays[mask.trailing_zeros() as usize];
             mask &= mask - 1;
-            if ray.attacker(ksq as usize, by, &cell).is_some() {
-                return true;
+            if ray.attacker(ksq, by, cell).is_some() {
+                return Some(true);
             }
         }
-        v.lame_attacks[by.index()]
-            .iter()
-            .any(|l| l.attacker(ksq as usize, by, &cell).is_some())
+        Some(
+            v.lame_attacks[by.index()]
+                .iter()
+                .any(|l| l.attacker(ksq, by, cell).is_some()),
+        )
     }
 
     /// Whether `mv` (legal, by the side to move) attacks the enemy royal piece directly or by
@@ -181,7 +197,20 @@ impl Position {
         {
             return false;
         }
-        self.attacked_after(ksq, self.side, mv.from as usize, mv.to as usize)
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        let mover = self.board[from];
+        let board = &self.board;
+        let after = |t: usize| {
+            if t == from {
+                EMPTY
+            } else if t == to {
+                mover
+            } else {
+                board[t]
+            }
+        };
+        self.attack_through(ksq, self.side, from, to, &after)
+            .unwrap_or_else(|| self.attacked_after(ksq, self.side, from, to))
     }
 
     /// Computes [`in_check`](Self::in_check) from the board.
