@@ -65,17 +65,22 @@ impl Position {
 
     /// Attack test on the board as it would be after moving the piece on `from` to `to`.
     fn attacked_after(&self, sq: usize, by: Color, from: usize, to: usize) -> bool {
+        self.attacked_with(sq, by, self.after_move(from, to))
+    }
+
+    /// The board's cells as they would be after moving the piece on `from` to `to`.
+    #[inline(always)]
+    fn after_move(&self, from: usize, to: usize) -> impl Fn(usize) -> u8 + '_ {
         let mover = self.board[from];
-        let board = &self.board;
-        self.attacked_with(sq, by, |t| {
+        move |t| {
             if t == from {
                 EMPTY
             } else if t == to {
                 mover
             } else {
-                board[t]
+                self.board[t]
             }
-        })
+        }
     }
 
     #[inline(always)]
@@ -198,18 +203,7 @@ impl Position {
             return false;
         }
         let (from, to) = (mv.from as usize, mv.to as usize);
-        let mover = self.board[from];
-        let board = &self.board;
-        let after = |t: usize| {
-            if t == from {
-                EMPTY
-            } else if t == to {
-                mover
-            } else {
-                board[t]
-            }
-        };
-        self.attack_through(ksq, self.side, from, to, &after)
+        self.attack_through(ksq, self.side, from, to, &self.after_move(from, to))
             .unwrap_or_else(|| self.attacked_after(ksq, self.side, from, to))
     }
 
