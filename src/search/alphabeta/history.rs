@@ -123,8 +123,8 @@ impl CaptureHistory {
 }
 
 /// Largest continuation table indexed directly by the pair of move indices; games with more
-/// pairs (Spider-Chess: ~8,500 piece-and-square indices) share a table of this size by hashing
-/// the pair (collisions only blur the ordering).
+/// pairs (Spider-Chess: ~8,500 piece-and-square indices) share a table of this size, each earlier
+/// move's row of answers starting at a hashed slot (collisions only blur the ordering).
 const CONTINUATION_SLOTS: usize = 1 << 21;
 
 /// Continuation history: how good a quiet move (by its history index) was as the answer to a
@@ -152,12 +152,13 @@ impl ContinuationHistory {
         if prev >= self.moves || index >= self.moves {
             return None;
         }
-        let pair = prev * self.moves + index;
         Some(if self.hashed {
-            let h = (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            ((h >> 32) as usize) & (CONTINUATION_SLOTS - 1)
+            // The earlier move picks where its row starts; the answers lie side by side from
+            // there, so scoring one position's quiet moves reads one region, not scattered lines.
+            let base = (prev as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 43;
+            (base as usize + index) & (CONTINUATION_SLOTS - 1)
         } else {
-            pair
+            prev * self.moves + index
         })
     }
 
@@ -353,6 +354,15 @@ mod tests {
             h.age();
             assert_eq!(h.get(3, 7), -HISTORY_MAX / 2);
         }
+        // Hashed, the answers to one earlier move still lie side by side (one region per
+        // position's quiet moves), and different earlier moves start their rows apart.
+        let mut h = ContinuationHistory::default();
+        h.ensure(8_500);
+        let row = |prev| h.slot(prev, 0).expect("in range");
+        for i in [1, 17, 8_499] {
+            assert_eq!(h.slot(42, i), Some((row(42) + i) % CONTINUATION_SLOTS));
+        }
+        assert_ne!(row(42), row(43));
         let mut all = Heuristics::<u8>::default();
         all.ensure(20, 2);
         all.update_quiet(1, 5, [Some(2), None], 400);
