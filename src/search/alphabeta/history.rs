@@ -126,6 +126,8 @@ impl CaptureHistory {
 /// pairs (Spider-Chess: ~8,500 piece-and-square indices) share a table of this size, each earlier
 /// move's row of answers starting at a hashed slot (collisions only blur the ordering).
 const CONTINUATION_SLOTS: usize = 1 << 21;
+/// Shift that keeps a 64-bit hash's top bits, one per bit of a slot number.
+const SLOT_SHIFT: u32 = 64 - CONTINUATION_SLOTS.trailing_zeros();
 
 /// Continuation history: how good a quiet move (by its history index) was as the answer to a
 /// given earlier move (by that move's history index), for one distance in plies.
@@ -155,7 +157,7 @@ impl ContinuationHistory {
         Some(if self.hashed {
             // The earlier move picks where its row starts; the answers lie side by side from
             // there, so scoring one position's quiet moves reads one region, not scattered lines.
-            let base = (prev as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 43;
+            let base = (prev as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> SLOT_SHIFT;
             (base as usize + index) & (CONTINUATION_SLOTS - 1)
         } else {
             prev * self.moves + index
