@@ -176,6 +176,53 @@ mod tests {
         assert!(hand.make_null());
     }
 
+    /// The score of a search of `fen` to `depth`, with every selective technique or none.
+    fn searched(fen: &str, depth: u32, selective: bool) -> (Score, Option<Move>) {
+        use crate::search::{Limits, SearchOptions, Searcher};
+        let chess = test_variant("chess");
+        let pos = Position::from_fen(&chess, fen).unwrap();
+        let mut searcher = Searcher::<Position>::new(16);
+        if !selective {
+            searcher.set_options(SearchOptions {
+                null_move: false,
+                lmr: false,
+                pruning: false,
+                ..SearchOptions::default()
+            });
+        }
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let out = searcher.search(&pos, &limits, &stop, &mut |_| {});
+        (out.score, out.best)
+    }
+
+    #[test]
+    fn the_selective_search_keeps_the_forced_mates_a_full_width_search_finds() {
+        use crate::search::MATE;
+        // Mates in two and three (the full-width search proves them); the selective search goes
+        // on to depth 12, where its pruning, reductions and extensions act around the mate.
+        for (fen, plies) in [
+            (
+                "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1",
+                3,
+            ),
+            (
+                "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1",
+                5,
+            ),
+        ] {
+            let (full, mating) = searched(fen, plies, false);
+            assert_eq!(full, MATE - plies as Score, "{fen}: full width");
+            assert!(mating.is_some(), "{fen}");
+            let (selective, best) = searched(fen, 12, true);
+            assert_eq!(selective, full, "{fen}: selective, depth 12");
+            assert_eq!(best, mating, "{fen}: the same first move");
+        }
+    }
+
     #[test]
     fn the_structure_key_is_the_pawns() {
         let chess = test_variant("chess");

@@ -1,8 +1,9 @@
 //! The alpha-beta searcher: iterative deepening with aspiration windows, principal variation
 //! search, a transposition table, quiescence search on noisy moves, null-move pruning, reverse
 //! futility and razoring, futility / late-move / history / exchange pruning, check and singular
-//! extensions, late-move reductions and a static evaluation corrected by what searches of the
-//! same structure found (correction history), over any [`TwoSided`] game.
+//! extensions (negative when the hash move is not singular), late-move reductions and a static
+//! evaluation corrected by what searches of the same structure found (correction history), over
+//! any [`TwoSided`] game.
 
 use std::sync::atomic::AtomicBool;
 
@@ -49,6 +50,9 @@ const DELTA_MARGIN: Score = 200;
 /// Singular extensions: shallowest depth, and how much shallower the hash entry may be.
 const SINGULAR_DEPTH: i32 = 7;
 const SINGULAR_TT_SLACK: i32 = 3;
+/// Plies the hash move loses when it is not singular and its stored score is at least beta
+/// (one at other expected-cut nodes).
+const NEGATIVE_EXTENSION: i32 = 2;
 /// History divisor for reductions: a move's history over this changes its reduction by a ply.
 const LMR_HISTORY: Score = 8_000;
 /// Null-move pruning: shallowest depth, and the gate on the static evaluation
@@ -847,6 +851,12 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                             // Multi-cut: another move beats beta as well.
                             self.finish_node(ply, picker, quiets, noisies);
                             return singular_beta;
+                        } else if s >= beta {
+                            // Not singular, and its stored score already beats beta: another
+                            // move is likely to cut as well, so the hash move is searched less.
+                            extension = -NEGATIVE_EXTENSION;
+                        } else if node.cut {
+                            extension = -1;
                         }
                     }
                 }
