@@ -50,9 +50,10 @@ const DELTA_MARGIN: Score = 200;
 /// Singular extensions: shallowest depth, and how much shallower the hash entry may be.
 const SINGULAR_DEPTH: i32 = 7;
 const SINGULAR_TT_SLACK: i32 = 3;
-/// Plies the hash move loses when it is not singular and its stored score is at least beta
-/// (one at other expected-cut nodes).
+/// Plies the hash move loses when it is not singular: when its stored score is at least beta,
+/// and (fewer) at other expected-cut nodes.
 const NEGATIVE_EXTENSION: i32 = 2;
+const NEGATIVE_EXTENSION_CUT: i32 = 1;
 /// History divisor for reductions: a move's history over this changes its reduction by a ply.
 const LMR_HISTORY: Score = 8_000;
 /// Null-move pruning: shallowest depth, and the gate on the static evaluation
@@ -856,7 +857,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                             // move is likely to cut as well, so the hash move is searched less.
                             extension = -NEGATIVE_EXTENSION;
                         } else if node.cut {
-                            extension = -1;
+                            extension = -NEGATIVE_EXTENSION_CUT;
                         }
                     }
                 }
