@@ -27,9 +27,11 @@ const QS_EVASION_PLIES: u32 = 4;
 /// Reverse futility: deepest depth, margin per ply.
 const RFP_DEPTH: i32 = 8;
 const RFP_MARGIN: Score = 90;
-/// Razoring: deepest depth, margin per ply.
+/// Razoring: deepest depth; margin `RAZOR_BASE + RAZOR_MARGIN·depth²` (steep, so that it acts
+/// near the horizon only, where a quiet move rarely recovers that much).
 const RAZOR_DEPTH: i32 = 3;
-const RAZOR_MARGIN: Score = 250;
+const RAZOR_BASE: Score = 465;
+const RAZOR_MARGIN: Score = 300;
 /// Futility of quiet moves: deepest (reduced) depth, base and per-ply margin.
 const FUTILITY_DEPTH: i32 = 7;
 const FUTILITY_BASE: Score = 100;
@@ -645,7 +647,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                 return eval;
             }
             // Razoring: hopelessly below alpha, only a capture sequence could help.
-            if depth <= RAZOR_DEPTH && eval + RAZOR_MARGIN * depth < alpha {
+            if depth <= RAZOR_DEPTH && eval + RAZOR_BASE + RAZOR_MARGIN * depth * depth < alpha {
                 let s = self.qsearch(pos, ply, alpha - 1, alpha, 0);
                 if self.control.stopped() {
                     return 0;
