@@ -867,6 +867,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
 
             self.t.frames[ply].moved = Some(index);
             pos.make(mv);
+            self.t.tt.prefetch(pos.key());
             let gives_check = pos.in_check();
             searched += 1;
             if quiet {
@@ -1138,6 +1139,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                 continue;
             }
             pos.make(mv);
+            self.t.tt.prefetch(pos.key());
             let score = -self.qsearch(pos, ply + 1, -beta, -alpha, qply + 1);
             pos.unmake();
             if self.control.stopped() {
