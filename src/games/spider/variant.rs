@@ -397,6 +397,12 @@ impl Variant {
                 w.squares.len()
             ));
         }
+        if w.endgame_squares.len() != squares {
+            return Err(format!(
+                "{} endgame square weights for {squares} (piece kinds times board cells)",
+                w.endgame_squares.len()
+            ));
+        }
         for (k, &x) in w.values.iter().enumerate() {
             let letter = self.def.pieces[k].letter;
             if k as u8 == self.royal && x != 0 {

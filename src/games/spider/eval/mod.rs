@@ -23,9 +23,10 @@
 //!   pawns, recounted at each evaluation from the compiled move
 //!   rules; skipped when all their weights are 0 (Spider-Chess: they triple its time per node).
 //! - **Phase terms** ([`phase`]): the royal piece's centrality, each pawn, each other piece
-//!   (a tapered value per kind) and the passed pawns, scaled by the endgame share (non-pawn
-//!   material gone since the start), and the pair of a colour-bound kind on both square
-//!   colours; counted from the piece lists, skipped while their weights are 0.
+//!   (a tapered value per kind), each piece's square (tapered square weights) and the passed
+//!   pawns, scaled by the endgame share (non-pawn material gone since the start), and the pair
+//!   of a colour-bound kind on both square colours; counted from the piece lists, skipped while
+//!   their weights are 0.
 //!
 //! Material, reach and advancement depend on one piece and its square only: they are looked up in
 //! piece-square tables ([`piece_square_tables`]) whose per-side sums the position keeps up to date
@@ -148,6 +149,10 @@ pub struct EvalWeights {
     /// Per kind and square, indexed `kind * files * ranks + rank * files + file` from the
     /// owner's side (Black's ranks mirrored): a learned piece-square bonus, 0 unless tuned.
     pub squares: Vec<i32>,
+    /// Per kind and square, indexed as [`squares`](Self::squares): what the piece-square bonus
+    /// gains per eighth of the endgame share ([`phase`]), so that it tapers from `squares` at
+    /// the start to `squares + 8 · endgame_squares` with no other piece left; 0 unless tuned.
+    pub endgame_squares: Vec<i32>,
 }
 
 /// Cells of the board rectangle (holes included): the square weights per kind.
@@ -234,13 +239,15 @@ impl EvalWeights {
                 .collect(),
             endgame: vec![0; pieces.len()],
             squares: vec![0; pieces.len() * cells(v)],
+            endgame_squares: vec![0; pieces.len() * cells(v)],
         }
     }
 
     /// The weights as one vector: the piece values, then reach, advance, king shield, king
     /// attacker, tempo, passed, threat, hanging, king danger, pawn shelter, doubled, isolated,
     /// king centre, pawn endgame, pair, connected, open file, passed endgame, king attack, then
-    /// the mobility weight per kind, then the endgame weight per kind, then the square weights.
+    /// the mobility weight per kind, then the endgame weight per kind, then the square weights,
+    /// then the endgame square weights.
     pub fn to_vector(&self) -> Vec<i32> {
         let mut out = self.values.clone();
         out.extend([
@@ -267,15 +274,17 @@ impl EvalWeights {
         out.extend(&self.mobility);
         out.extend(&self.endgame);
         out.extend(&self.squares);
+        out.extend(&self.endgame_squares);
         out
     }
 
     /// The weights from a vector in the order of [`to_vector`](Self::to_vector), for `v`'s
-    /// piece kinds and board; `None` when its length is not `3 * kinds + 19 + kinds * cells`.
+    /// piece kinds and board; `None` when its length is not `3 * kinds + 19 + 2 * kinds * cells`.
     pub fn from_vector(v: &Variant, w: &[i32]) -> Option<EvalWeights> {
         let kinds = v.pieces().len();
         let scalars = 3 * kinds + TERM_NAMES.len();
-        if w.len() != scalars + kinds * cells(v) {
+        let table = kinds * cells(v);
+        if w.len() != scalars + 2 * table {
             return None;
         }
         let t = &w[kinds..kinds + TERM_NAMES.len()];
@@ -302,7 +311,8 @@ impl EvalWeights {
             king_attack: t[18],
             mobility: w[kinds + TERM_NAMES.len()..2 * kinds + TERM_NAMES.len()].to_vec(),
             endgame: w[2 * kinds + TERM_NAMES.len()..scalars].to_vec(),
-            squares: w[scalars..].to_vec(),
+            squares: w[scalars..scalars + table].to_vec(),
+            endgame_squares: w[scalars + table..].to_vec(),
         })
     }
 
@@ -328,14 +338,16 @@ impl EvalWeights {
 
     /// The name of every weight of [`to_vector`](Self::to_vector): the
     /// [`scalar_names`](Self::scalar_names), then `square X SQ` per piece and square (White's
-    /// view).
+    /// view), then `endgame-square X SQ` likewise.
     pub fn names(v: &Variant) -> Vec<String> {
         let mut out = Self::scalar_names(v);
         let d = v.definition();
-        for p in v.pieces() {
-            for y in 0..d.ranks {
-                for x in 0..d.files {
-                    out.push(format!("square {} {}", p.letter, square_name(x, y)));
+        for prefix in ["square", "endgame-square"] {
+            for p in v.pieces() {
+                for y in 0..d.ranks {
+                    for x in 0..d.files {
+                        out.push(format!("{prefix} {} {}", p.letter, square_name(x, y)));
+                    }
                 }
             }
         }
@@ -355,12 +367,12 @@ impl EvalWeights {
     }
 
     /// Whether weight `i` of [`to_vector`](Self::to_vector) may be negative: an endgame weight
-    /// (some pieces are worth less as the board empties) or a square weight.
+    /// (some pieces are worth less as the board empties) or a (endgame) square weight.
     pub fn is_signed(v: &Variant, i: usize) -> bool {
         i >= 2 * v.pieces().len() + TERM_NAMES.len()
     }
 
-    /// Whether weight `i` of [`to_vector`](Self::to_vector) is a square weight.
+    /// Whether weight `i` of [`to_vector`](Self::to_vector) is a square or endgame square weight.
     pub fn is_square(v: &Variant, i: usize) -> bool {
         i >= Self::squares_start(v)
     }
@@ -382,15 +394,18 @@ impl EvalWeights {
                 .rsplit_once(char::is_whitespace)
                 .ok_or_else(|| format!("line {}: expected NAME VALUE, got '{line}'", n + 1))?;
             let name = name.trim();
-            let i = match name.strip_prefix("square ") {
-                Some(rest) => {
-                    squares
-                        + Self::square_index(v, rest).map_err(|e| format!("line {}: {e}", n + 1))?
-                }
-                None => names
+            let square = |rest: &str| {
+                Self::square_index(v, rest).map_err(|e| format!("line {}: {e}", n + 1))
+            };
+            let i = if let Some(rest) = name.strip_prefix("square ") {
+                squares + square(rest)?
+            } else if let Some(rest) = name.strip_prefix("endgame-square ") {
+                squares + v.pieces().len() * cells(v) + square(rest)?
+            } else {
+                names
                     .iter()
                     .position(|x| x == name)
-                    .ok_or_else(|| format!("line {}: unknown weight '{name}'", n + 1))?,
+                    .ok_or_else(|| format!("line {}: unknown weight '{name}'", n + 1))?
             };
             w[i] = value
                 .parse()
@@ -440,17 +455,23 @@ impl EvalWeights {
     }
 
     /// The weights as `NAME VALUE` lines, the format [`parse`](Self::parse) reads; the square
-    /// weights only when some of them is not 0 (then all of them).
+    /// weights only when some of them is not 0 (then all of them), and the endgame square
+    /// weights likewise.
     pub fn to_text(&self, v: &Variant) -> String {
-        let names = if self.squares.iter().any(|&x| x != 0) {
-            Self::names(v)
-        } else {
-            Self::scalar_names(v)
+        let table = self.squares.len();
+        let scalars = Self::squares_start(v);
+        let shown = |i: usize| {
+            let any = |w: &[i32]| w.iter().any(|&x| x != 0);
+            i < scalars
+                || (i < scalars + table && any(&self.squares))
+                || (i >= scalars + table && any(&self.endgame_squares))
         };
-        names
+        Self::names(v)
             .iter()
             .zip(self.to_vector())
-            .map(|(n, x)| format!("{n} {x}\n"))
+            .enumerate()
+            .filter(|(i, _)| shown(*i))
+            .map(|(_, (n, x))| format!("{n} {x}\n"))
             .collect()
     }
 }
@@ -663,12 +684,16 @@ impl Position {
         let kinds = v.pieces().len();
         let squares = EvalWeights::squares_start(v);
         let n = cells(v);
-        let mut f = vec![0; squares + kinds * n];
+        let mut f = vec![0; squares + 2 * kinds * n];
+        let p = self.phase_terms();
+        let eighths = p.endgame * phase::EIGHTHS / phase::ENDGAME;
         for c in 0..2 {
             let sign = if c == 0 { 1 } else { -1 };
             for &sq in &self.list[c] {
                 let kind = cell_kind(self.board[sq as usize]);
-                f[squares + kind as usize * n + square_cell(v, c, sq as usize)] += sign;
+                let cell = kind as usize * n + square_cell(v, c, sq as usize);
+                f[squares + cell] += sign;
+                f[squares + kinds * n + cell] += sign * eighths;
                 if kind == v.royal {
                     continue;
                 }
@@ -701,7 +726,6 @@ impl Position {
         f[kinds + 9] = (a.shelter[0] - a.shelter[1]) as i32;
         f[kinds + 10] = -((a.doubled[0] - a.doubled[1]) as i32);
         f[kinds + 11] = -((a.isolated[0] - a.isolated[1]) as i32);
-        let p = self.phase_terms();
         f[kinds + 12] = p.king_centre;
         f[kinds + 13] = p.pawns;
         f[kinds + 14] = p.pair;
@@ -979,6 +1003,9 @@ mod tests {
             squares: (0..(house.pieces().len() * cells(&house)) as i32)
                 .map(|i| i % 13 - 6)
                 .collect(),
+            endgame_squares: (0..(house.pieces().len() * cells(&house)) as i32)
+                .map(|i| i % 7 - 3)
+                .collect(),
         };
         let reweighted = std::sync::Arc::new(
             Variant::from_definition(&chess)
@@ -1058,6 +1085,26 @@ mod tests {
     }
 
     #[test]
+    fn endgame_square_weights_taper_with_the_share_from_each_owners_side() {
+        let plain = super::super::variant::test_variant("chess");
+        let king = chess_with("endgame-square K d4 5");
+        assert!(king.phase.on);
+        let change = |fen: &str| {
+            let at = |v: &std::sync::Arc<Variant>| white_eval(&Position::from_fen(v, fen).unwrap());
+            at(&king) - at(&plain)
+        };
+        // Three rooks of the start's material left: an endgame share of 6 eighths. White's king
+        // on d4 gains 6 times the weight; Black's on d5 (its own d4) costs White as much.
+        assert_eq!(change("r6k/6pp/8/8/3K4/8/5PPP/R6R w - - 0 1"), 6 * 5);
+        assert_eq!(change("r7/6pp/8/3k4/8/8/5PPP/R5KR w - - 0 1"), -6 * 5);
+        assert_eq!(change("r7/6pp/8/8/3k4/8/5PPP/R5KR w - - 0 1"), 0);
+        // Kings and pawns only: the whole share, 8 eighths; at the start none.
+        assert_eq!(change("7k/6pp/8/8/3K4/8/6PP/8 w - - 0 1"), 8 * 5);
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(change(start), 0);
+    }
+
+    #[test]
     fn square_weights_are_kept_up_to_date_by_make_and_unmake() {
         let chess = super::super::variant::test_variant("chess");
         let mut w = chess.weights().clone();
@@ -1113,8 +1160,27 @@ mod tests {
                 "{bad}"
             );
         }
+        // Endgame square weights are written apart from the square weights.
+        let tapered = chess_with("endgame-square K g1 4\n");
+        let text = tapered.weights().to_text(&tapered);
+        assert_eq!(
+            text.lines()
+                .filter(|l| l.starts_with("endgame-square "))
+                .count(),
+            6 * 64
+        );
+        assert!(!text.contains("\nsquare "), "the square weights are all 0");
+        assert!(text.contains("\nendgame-square K g1 4\n"));
+        let read = EvalWeights::parse(&chess, chess.weights(), &text).unwrap();
+        assert_eq!(&read, tapered.weights());
+        assert!(EvalWeights::parse(&chess, chess.weights(), "endgame-square N i1 3").is_err());
         let short = EvalWeights {
             squares: vec![0; 5],
+            ..chess.weights().clone()
+        };
+        assert!(Variant::clone(&chess).with_weights(short).is_err());
+        let short = EvalWeights {
+            endgame_squares: vec![0; 5],
             ..chess.weights().clone()
         };
         assert!(Variant::clone(&chess).with_weights(short).is_err());

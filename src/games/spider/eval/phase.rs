@@ -8,12 +8,14 @@
 //!   the endgame share (a tapered value: the start's at the start, the endgame's at the end);
 //! - **Passed endgame**: each passed-pawn unit (counted with the board-dependent terms) is worth
 //!   more, scaled by the endgame share, as a passed pawn runs more freely with fewer pieces;
+//! - **Endgame squares**: each piece's square bonus changes by its kind's and square's weight per
+//!   eighth of the endgame share (a tapered piece-square table);
 //!
 //! and, at any phase, the **pair**: a side with pieces of one colour-bound kind (the bishop, the
 //! alfil) on squares of both colours.
 //!
 //! Each is a feature of `eval_features`; a side's tally is recounted from its piece list (a few
-//! dozen lookups) and skipped while the three weights are 0 (Spider-Chess).
+//! dozen lookups) and skipped while their weights are all 0 (Spider-Chess).
 
 use super::super::position::Position;
 use super::super::variant::{cell_kind, Variant, EMPTY, MAX_KINDS};
@@ -34,6 +36,9 @@ pub(crate) struct PhaseTables {
     pub start_material: i32,
     /// Bit per kind: every rule of the kind keeps the piece on squares of one colour.
     pub colour_bound: u32,
+    /// Per colour, indexed `kind * size + square` (mailbox): the endgame square weight of a
+    /// piece there (empty while they are all 0).
+    pub squares: [Vec<i32>; 2],
     /// Whether any weight of these terms is nonzero (else the evaluation skips them).
     pub on: bool,
 }
@@ -52,6 +57,9 @@ pub(crate) struct Phase {
     pub kinds: [i32; MAX_KINDS],
     /// The endgame share, 0 to `ENDGAME`.
     pub endgame: i32,
+    /// The endgame square weights of White's pieces minus Black's, times the endgame share in
+    /// eighths: already weighted (their features are counted by `eval_features`).
+    pub squares: i32,
 }
 
 impl Phase {
@@ -65,6 +73,7 @@ impl Phase {
             + w.pair * self.pair
             + w.passed_endgame * self.passed_endgame(passed)
             + values
+            + self.squares
     }
 
     /// The passed-endgame feature of a White-minus-Black difference of passed-pawn units: the
@@ -97,15 +106,34 @@ impl PhaseTables {
                 }
             }
         }
+        let tapered = w.endgame_squares.iter().any(|&x| x != 0);
+        let squares = if tapered {
+            let kinds = v.definition().pieces.len();
+            let n = super::cells(v);
+            [0, 1].map(|c| {
+                let mut table = vec![0; kinds * v.size];
+                for kind in 0..kinds {
+                    for &sq in &v.playable {
+                        table[kind * v.size + sq as usize] =
+                            w.endgame_squares[kind * n + super::square_cell(v, c, sq as usize)];
+                    }
+                }
+                table
+            })
+        } else {
+            [Vec::new(), Vec::new()]
+        };
         PhaseTables {
             centre,
             start_material: start_material.max(1),
             colour_bound: colour_bound_kinds(v),
+            squares,
             on: w.king_centre != 0
                 || w.pawn_endgame != 0
                 || w.pair != 0
                 || w.passed_endgame != 0
-                || w.endgame.iter().any(|&x| x != 0),
+                || w.endgame.iter().any(|&x| x != 0)
+                || tapered,
         }
     }
 }
@@ -149,12 +177,17 @@ impl Position {
         let mut pawns = [0i32; 2];
         let mut pair = [0i32; 2];
         let mut count = [0i32; MAX_KINDS];
+        let mut squares = 0;
         for (c, list) in self.list.iter().enumerate() {
             let sign = 1 - 2 * c as i32;
             // Per colour-bound kind: bit 0 a piece on a light square, bit 1 on a dark one.
             let mut seen = [0u8; MAX_KINDS];
+            let table = &t.squares[c];
             for &sq in list {
                 let kind = cell_kind(self.board[sq as usize]);
+                if !table.is_empty() {
+                    squares += sign * table[kind as usize * v.size + sq as usize];
+                }
                 if kind == v.pawn {
                     pawns[c] += 1;
                 } else if kind != v.royal {
@@ -185,6 +218,7 @@ impl Position {
             pair: pair[0] - pair[1],
             kinds: count.map(|n| eighths * n),
             endgame,
+            squares: eighths * squares,
         }
     }
 }
