@@ -74,6 +74,7 @@ fn rules_only(mut def: Definition) -> Definition {
 
 #[cfg(test)]
 mod tests {
+    use super::super::super::position::Position;
     use super::*;
 
     fn load(text: &str) -> Variant {
@@ -126,6 +127,26 @@ mod tests {
                 "{name}"
             );
         }
+    }
+
+    /// Chess's file tapers the king's squares: with kings and pawns only, its endgame square
+    /// weights value a king on e4 over one on g1 by far more than the file without them does.
+    #[test]
+    fn chess_s_endgame_squares_send_the_king_to_the_centre() {
+        let plain = load(CHESS_DEFINITION);
+        let shipped = builtin_weights(&plain).expect("chess");
+        let flat = EvalWeights {
+            endgame_squares: vec![0; shipped.endgame_squares.len()],
+            ..shipped.clone()
+        };
+        let gap = |w: &EvalWeights| {
+            let v = std::sync::Arc::new(plain.clone().with_weights(w.clone()).unwrap());
+            let eval = |fen: &str| Position::from_fen(&v, fen).unwrap().evaluate();
+            eval("6k1/5ppp/8/8/4K3/8/5PPP/8 w - - 0 1")
+                - eval("6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1")
+        };
+        let (tapered, without) = (gap(&shipped), gap(&flat));
+        assert!(tapered >= without + 40, "with {tapered}, without {without}");
     }
 
     #[test]
