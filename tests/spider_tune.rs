@@ -167,7 +167,17 @@ fn square_weights_are_fitted_only_when_asked() {
     let set = squares.iter().filter(|l| !l.ends_with(" 0")).count();
     assert!(set > 100, "{set} square weights set");
     assert!(
-        report.contains(&format!("square weights: {set} changed")),
+        report.contains(&format!("\nsquare weights: {set} changed")),
+        "{report}"
+    );
+    // The endgame square weights are fitted with them and reported apart.
+    let tapered = written
+        .lines()
+        .filter(|l| l.starts_with("endgame-square ") && !l.ends_with(" 0"))
+        .count();
+    assert!(tapered > 50, "{tapered} endgame square weights set");
+    assert!(
+        report.contains(&format!("endgame square weights: {tapered} changed")),
         "{report}"
     );
     let (plain_dir, plain_file, plain) =

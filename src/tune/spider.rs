@@ -379,20 +379,27 @@ fn report(
     {
         out.push_str(&format!("{name:<16} {before:>6} -> {after:>6}\n"));
     }
+    // The square weights, then the endgame square weights: how many changed and their range.
     let squares = EvalWeights::squares_start(variant);
-    let changed: Vec<i32> = start[squares..]
-        .iter()
-        .zip(&result.weights[squares..])
-        .filter(|(b, a)| b != a)
-        .map(|(_, &a)| a)
-        .collect();
-    if !changed.is_empty() {
-        out.push_str(&format!(
-            "square weights: {} changed, now from {} to {}\n",
-            changed.len(),
-            changed.iter().min().expect("not empty"),
-            changed.iter().max().expect("not empty")
-        ));
+    let table = (start.len() - squares) / 2;
+    for (name, from) in [
+        ("square weights", squares),
+        ("endgame square weights", squares + table),
+    ] {
+        let changed: Vec<i32> = start[from..from + table]
+            .iter()
+            .zip(&result.weights[from..from + table])
+            .filter(|(b, a)| b != a)
+            .map(|(_, &a)| a)
+            .collect();
+        if !changed.is_empty() {
+            out.push_str(&format!(
+                "{name}: {} changed, now from {} to {}\n",
+                changed.len(),
+                changed.iter().min().expect("not empty"),
+                changed.iter().max().expect("not empty")
+            ));
+        }
     }
     out
 }
