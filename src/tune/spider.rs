@@ -381,14 +381,14 @@ fn report(
     }
     // The square weights, then the endgame square weights: how many changed and their range.
     let squares = EvalWeights::squares_start(variant);
-    let table = (start.len() - squares) / 2;
-    for (name, from) in [
-        ("square weights", squares),
-        ("endgame square weights", squares + table),
+    let endgame = EvalWeights::endgame_squares_start(variant);
+    for (name, range) in [
+        ("square weights", squares..endgame),
+        ("endgame square weights", endgame..start.len()),
     ] {
-        let changed: Vec<i32> = start[from..from + table]
+        let changed: Vec<i32> = start[range.clone()]
             .iter()
-            .zip(&result.weights[from..from + table])
+            .zip(&result.weights[range])
             .filter(|(b, a)| b != a)
             .map(|(_, &a)| a)
             .collect();

@@ -321,6 +321,11 @@ impl EvalWeights {
         3 * v.pieces().len() + TERM_NAMES.len()
     }
 
+    /// Index in [`to_vector`](Self::to_vector) of the first endgame square weight.
+    pub fn endgame_squares_start(v: &Variant) -> usize {
+        Self::squares_start(v) + v.pieces().len() * cells(v)
+    }
+
     /// The names of the weights before the square weights in [`to_vector`](Self::to_vector):
     /// `value X` for the piece of letter X, then the terms' names, then `mobility X` and
     /// `endgame X` per piece.
@@ -400,7 +405,7 @@ impl EvalWeights {
             let i = if let Some(rest) = name.strip_prefix("square ") {
                 squares + square(rest)?
             } else if let Some(rest) = name.strip_prefix("endgame-square ") {
-                squares + v.pieces().len() * cells(v) + square(rest)?
+                Self::endgame_squares_start(v) + square(rest)?
             } else {
                 names
                     .iter()
@@ -458,13 +463,12 @@ impl EvalWeights {
     /// weights only when some of them is not 0 (then all of them), and the endgame square
     /// weights likewise.
     pub fn to_text(&self, v: &Variant) -> String {
-        let table = self.squares.len();
-        let scalars = Self::squares_start(v);
+        let (squares, endgame) = (Self::squares_start(v), Self::endgame_squares_start(v));
         let shown = |i: usize| {
             let any = |w: &[i32]| w.iter().any(|&x| x != 0);
-            i < scalars
-                || (i < scalars + table && any(&self.squares))
-                || (i >= scalars + table && any(&self.endgame_squares))
+            i < squares
+                || (i < endgame && any(&self.squares))
+                || (i >= endgame && any(&self.endgame_squares))
         };
         Self::names(v)
             .iter()
@@ -613,28 +617,42 @@ fn advancement(a: u8) -> i32 {
 pub(crate) fn piece_square_tables(v: &Variant) -> [Vec<i32>; 2] {
     let kinds = v.definition().pieces.len();
     let w = &v.weights;
-    let n = cells(v);
-    let mut tables = [vec![0; kinds * v.size], vec![0; kinds * v.size]];
+    let mut tables = mailbox_tables(v, &w.squares);
     for (c, table) in tables.iter_mut().enumerate() {
         for kind in 0..kinds {
             let k = kind as u8;
+            if k == v.royal {
+                continue;
+            }
             for &sq in &v.playable {
                 let i = kind * v.size + sq as usize;
-                let square = w.squares[kind * n + square_cell(v, c, sq as usize)];
-                if k == v.royal {
-                    table[i] = square;
-                    continue;
-                }
                 let bonus = if k == v.pawn {
                     w.advance * advancement(v.advance[c][sq as usize])
                 } else {
                     w.reach * v.reach[c][i] as i32
                 };
-                table[i] = w.values[kind] + bonus + square;
+                table[i] += w.values[kind] + bonus;
             }
         }
     }
     tables
+}
+
+/// Per colour, indexed `kind * size + square` (mailbox), the weight of `per_cell` (indexed as
+/// [`EvalWeights::squares`], the owner's view) for a piece of that colour there.
+pub(crate) fn mailbox_tables(v: &Variant, per_cell: &[i32]) -> [Vec<i32>; 2] {
+    let kinds = v.definition().pieces.len();
+    let n = cells(v);
+    [0, 1].map(|c| {
+        let mut table = vec![0; kinds * v.size];
+        for kind in 0..kinds {
+            for &sq in &v.playable {
+                table[kind * v.size + sq as usize] =
+                    per_cell[kind * n + square_cell(v, c, sq as usize)];
+            }
+        }
+        table
+    })
 }
 
 impl Position {
@@ -683,8 +701,9 @@ impl Position {
         let v = &*self.variant;
         let kinds = v.pieces().len();
         let squares = EvalWeights::squares_start(v);
+        let endgame_squares = EvalWeights::endgame_squares_start(v);
         let n = cells(v);
-        let mut f = vec![0; squares + 2 * kinds * n];
+        let mut f = vec![0; endgame_squares + kinds * n];
         let p = self.phase_terms();
         let eighths = p.endgame * phase::EIGHTHS / phase::ENDGAME;
         for c in 0..2 {
@@ -693,7 +712,7 @@ impl Position {
                 let kind = cell_kind(self.board[sq as usize]);
                 let cell = kind as usize * n + square_cell(v, c, sq as usize);
                 f[squares + cell] += sign;
-                f[squares + kinds * n + cell] += sign * eighths;
+                f[endgame_squares + cell] += sign * eighths;
                 if kind == v.royal {
                     continue;
                 }

@@ -108,18 +108,7 @@ impl PhaseTables {
         }
         let tapered = w.endgame_squares.iter().any(|&x| x != 0);
         let squares = if tapered {
-            let kinds = v.definition().pieces.len();
-            let n = super::cells(v);
-            [0, 1].map(|c| {
-                let mut table = vec![0; kinds * v.size];
-                for kind in 0..kinds {
-                    for &sq in &v.playable {
-                        table[kind * v.size + sq as usize] =
-                            w.endgame_squares[kind * n + super::square_cell(v, c, sq as usize)];
-                    }
-                }
-                table
-            })
+            super::mailbox_tables(v, &w.endgame_squares)
         } else {
             [Vec::new(), Vec::new()]
         };
