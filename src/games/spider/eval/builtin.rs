@@ -74,8 +74,8 @@ fn rules_only(mut def: Definition) -> Definition {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::position::Position;
     use super::*;
+    use crate::games::spider::position::Position;
 
     fn load(text: &str) -> Variant {
         Variant::from_definition(text).unwrap()

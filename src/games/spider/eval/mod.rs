@@ -282,9 +282,9 @@ impl EvalWeights {
     /// piece kinds and board; `None` when its length is not `3 * kinds + 19 + 2 * kinds * cells`.
     pub fn from_vector(v: &Variant, w: &[i32]) -> Option<EvalWeights> {
         let kinds = v.pieces().len();
-        let scalars = 3 * kinds + TERM_NAMES.len();
-        let table = kinds * cells(v);
-        if w.len() != scalars + 2 * table {
+        let scalars = Self::squares_start(v);
+        let endgame_squares = Self::endgame_squares_start(v);
+        if w.len() != endgame_squares + kinds * cells(v) {
             return None;
         }
         let t = &w[kinds..kinds + TERM_NAMES.len()];
@@ -311,8 +311,8 @@ impl EvalWeights {
             king_attack: t[18],
             mobility: w[kinds + TERM_NAMES.len()..2 * kinds + TERM_NAMES.len()].to_vec(),
             endgame: w[2 * kinds + TERM_NAMES.len()..scalars].to_vec(),
-            squares: w[scalars..scalars + table].to_vec(),
-            endgame_squares: w[scalars + table..].to_vec(),
+            squares: w[scalars..endgame_squares].to_vec(),
+            endgame_squares: w[endgame_squares..].to_vec(),
         })
     }
 
