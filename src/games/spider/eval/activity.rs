@@ -29,6 +29,11 @@
 //!   them on the same rank.
 //! - **Open files**: file riders (pieces that slide more than one square along their file, as
 //!   the rook does) on a file with none of their own pawns.
+//! - **Space** (usual pawns only): the squares of a side's space area ([`space_area`]) that
+//!   hold none of its pawns and no enemy pawn attacks, those one to three squares behind an own
+//!   pawn and attacked by no enemy piece counted twice, times `(pieces − 3)² / 64` for the
+//!   side's number of pieces ([`space_units`]): room to bring the pieces into play, worth most
+//!   with a full board (the shape of Stockfish's space term).
 //!
 //! Special rules (hoppers, `i`, en passant) do not count; squares reached by two rules of one piece
 //! count twice.
@@ -94,6 +99,8 @@ pub(crate) struct Activity {
     pub connected: [i16; 2],
     /// Per side: its file riders on files without own pawns.
     pub open_file: [i16; 2],
+    /// Per side: its space units ([`space_units`]).
+    pub space: [i32; 2],
 }
 
 impl Default for Activity {
@@ -110,8 +117,48 @@ impl Default for Activity {
             isolated: [0; 2],
             connected: [0; 2],
             open_file: [0; 2],
+            space: [0; 2],
         }
     }
+}
+
+/// Space units of a side with `pieces` pieces (pawns and royal piece included) and `squares`
+/// space squares (the twice-counted ones twice): `squares · max(0, pieces − 3)² / 64` (Stockfish
+/// divides by 16; the finer unit leaves the fitted weight room between whole numbers).
+#[inline]
+pub(crate) fn space_units(squares: u32, pieces: u32) -> i32 {
+    let w = pieces.saturating_sub(3) as i32;
+    squares as i32 * w * w / 64
+}
+
+/// Per colour, the playable squares of its space area: the central files (all but the outer
+/// quarter on each side) on the three ranks from its pawns' least advanced start rank (chess:
+/// c- to f-file, second to fourth rank). Empty without usual pawns.
+pub(crate) fn space_area(v: &Variant) -> [Vec<u16>; 2] {
+    let mut out = [Vec::new(), Vec::new()];
+    if usual_pawn_forward(v).is_none() {
+        return out;
+    }
+    let def = v.definition();
+    let files = def.files as usize;
+    let (lo, hi) = (files / 4, files - 1 - files / 4);
+    let pawn = &def.pieces[v.pawn as usize];
+    let ranks = def.ranks as i32;
+    for (c, area) in out.iter_mut().enumerate() {
+        let starts = if c == 0 { &pawn.white } else { &pawn.black };
+        let advance = |y: i32| if c == 0 { y } else { ranks - 1 - y };
+        let Some(start) = starts.iter().map(|&(_, y)| advance(y as i32)).min() else {
+            continue;
+        };
+        for &sq in &v.playable {
+            let x = v.coords(sq as usize).0 as usize;
+            let a = v.advance[c][sq as usize] as i32;
+            if (lo..=hi).contains(&x) && (start..start + 3).contains(&a) {
+                area.push(sq);
+            }
+        }
+    }
+    out
 }
 
 /// Largest attacker weight (pawns of value) in the king-danger sum.
@@ -218,6 +265,10 @@ pub(crate) struct ActivityTables {
     pub pawn_forward: Option<[isize; 2]>,
     /// Per kind: whether it is a file rider ([`file_riders`]).
     pub file_rider: Vec<bool>,
+    /// Per colour: the mailbox cells of its space area ([`space_area`]).
+    pub space: [Vec<u16>; 2],
+    /// Per colour: its space area as a set of [`AttackTables`] squares (0 without the tables).
+    pub space_set: [u128; 2],
     /// Whether any weight of these terms is nonzero (else the search skips them).
     pub on: bool,
     /// The rules' reach as bit sets, for boards small enough ([`AttackTables`]).
@@ -297,18 +348,31 @@ impl ActivityTables {
             || w.doubled != 0
             || w.isolated != 0
             || w.connected != 0
-            || w.open_file != 0;
+            || w.open_file != 0
+            || w.space != 0;
         let top = v.values.iter().copied().max().unwrap_or(0);
         let strong = (0..v.pieces().len())
             .filter(|&k| k as u8 != v.pawn && k as u8 != v.royal && v.values[k] * 10 >= top * 9)
             .fold(0u32, |m, k| m | 1 << k);
+        let space = space_area(v);
+        let sets = AttackTables::new(v, pawn_forward);
+        let mut space_set = [0u128; 2];
+        if let Some(t) = &sets {
+            for (set, area) in space_set.iter_mut().zip(&space) {
+                for &sq in area {
+                    *set |= 1u128 << t.dense[sq as usize];
+                }
+            }
+        }
         ActivityTables {
             center,
+            space,
+            space_set,
             strong,
             passed: passed_units(v),
             pawn_forward,
             file_rider: file_riders(v),
-            sets: AttackTables::new(v, pawn_forward),
+            sets,
             on: w.passed != 0
                 || w.passed_endgame != 0
                 || w.threat != 0
@@ -339,6 +403,7 @@ impl Activity {
             - w.isolated * (self.isolated[0] - self.isolated[1]) as i32
             + w.connected * (self.connected[0] - self.connected[1]) as i32
             + w.open_file * (self.open_file[0] - self.open_file[1]) as i32
+            + w.space * (self.space[0] - self.space[1])
     }
 }
 
@@ -870,6 +935,22 @@ impl Position {
                     0
                 };
                 out.connected[c] = (pawns & (pawn_attacks[c] | beside)).count_ones() as i16;
+                if let Some(fwd) = v.activity.pawn_forward {
+                    // Squares one to three ranks behind an own pawn.
+                    let rank = t.files.len() as u32;
+                    let mut behind = 0u128;
+                    for k in 1..=3 {
+                        behind |= if fwd[c] > 0 {
+                            pawns >> (k * rank)
+                        } else {
+                            pawns << (k * rank)
+                        };
+                    }
+                    let safe = v.activity.space_set[c] & !pawns & !pawn_attacks[1 - c];
+                    let squares =
+                        safe.count_ones() + (safe & behind & !attacks[1 - c]).count_ones();
+                    out.space[c] = space_units(squares, own[c].count_ones());
+                }
                 if usual {
                     let k = t.dense[self.king[c] as usize];
                     if k != NO_SQUARE {
@@ -965,6 +1046,24 @@ impl Position {
             }
         }
         if let Some(fwd) = v.activity.pawn_forward.filter(|_| king_pawn) {
+            for (c, &step) in fwd.iter().enumerate() {
+                let mut squares = 0;
+                for &sq in &v.activity.space[c] {
+                    let s = sq as usize;
+                    if own_pawn(board[s], c) || sets.pawn_attacks[1 - c].has(s) {
+                        continue;
+                    }
+                    squares += 1;
+                    let behind = (1..=3).any(|k| {
+                        let t = s as isize + k * step;
+                        t >= 0 && (t as usize) < board.len() && own_pawn(board[t as usize], c)
+                    });
+                    if behind && !sets.attacks[1 - c].has(s) {
+                        squares += 1;
+                    }
+                }
+                out.space[c] = space_units(squares, self.list[c].len() as u32);
+            }
             for c in 0..2 {
                 let k = self.king[c] as isize;
                 for ahead in 1..=2 {
@@ -982,7 +1081,7 @@ impl Position {
 mod tests {
     use super::super::super::position::Position;
     use super::super::super::variant::Variant;
-    use super::{KingAttack, KING_ATTACK_DIV};
+    use super::{space_units, KingAttack, KING_ATTACK_DIV};
     use std::sync::Arc;
 
     fn chess() -> Arc<Variant> {
@@ -1256,5 +1355,45 @@ mod tests {
         // (open); Black's rook on h8 sees only White's h-pawn, which does not close its file.
         let pos = Position::from_fen(&v, "4k2r/8/8/8/8/8/7P/R2QK2R w - - 0 1").unwrap();
         assert_eq!(pos.activity().open_file, [2, 1]);
+    }
+
+    #[test]
+    fn space_counts_safe_central_squares_behind_the_pawns() {
+        let v = chess();
+        let area = |c: usize| -> Vec<String> {
+            let mut names: Vec<String> = v.activity.space[c]
+                .iter()
+                .map(|&sq| {
+                    let (x, y) = v.coords(sq as usize);
+                    format!("{}{}", (b'a' + x) as char, y + 1)
+                })
+                .collect();
+            names.sort();
+            names
+        };
+        let white = [
+            "c2", "c3", "c4", "d2", "d3", "d4", "e2", "e3", "e4", "f2", "f3", "f4",
+        ];
+        assert_eq!(area(0), white);
+        assert_eq!(area(1).len(), 12);
+        assert!(area(1).contains(&"d7".to_string()) && area(1).contains(&"f5".to_string()));
+        let space = |fen: &str| Position::from_fen(&v, fen).unwrap().activity().space;
+        // The start: each side's eight squares of ranks 3 and 4 (6 and 5), 16 pieces, so
+        // 8 · 13² / 64.
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(space(start), [21, 21]);
+        // 1. e4: e2 is free, and e2 and e3 lie behind the pawn: 10 squares for White; the pawn
+        // takes d5 and f5 from Black's 8: 6.
+        let e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+        assert_eq!(space(e4), [26, 15]);
+        // 1... d5: its pawn takes c4 from White; e4 takes f5 from Black, whose d6 and d7 lie
+        // behind d5: 9 squares each.
+        let d5 = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+        assert_eq!(space(d5), [23, 23]);
+        // Three pieces or fewer weigh nothing.
+        assert_eq!(space("4k3/8/8/8/3PP3/8/8/4K3 w - - 0 1"), [0, 0]);
+        // The piece weight: 16 squares with 7 pieces are 16 · 4² / 64.
+        assert_eq!(space_units(14, 3), 0);
+        assert_eq!(space_units(16, 7), 4);
     }
 }

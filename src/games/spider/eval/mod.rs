@@ -20,7 +20,7 @@
 //! - **Board-dependent terms** ([`activity`]): mobility per piece kind, threats by cheaper
 //!   pieces, hanging pieces, passed pawns, king danger (value-scaled enemy attacks next to the
 //!   royal piece, squared and capped), pawn shelter and, for usual pawns, doubled and isolated
-//!   pawns, recounted at each evaluation from the compiled move
+//!   pawns and space, recounted at each evaluation from the compiled move
 //!   rules; skipped when all their weights are 0 (Spider-Chess: they triple its time per node).
 //! - **Phase terms** ([`phase`]): the royal piece's centrality, each pawn, each other piece
 //!   (a tapered value per kind), each piece's square (tapered square weights) and the passed
@@ -89,6 +89,8 @@ const PASSED_ENDGAME: i32 = 0;
 /// King attack starts at 0 (off) in every variant: a fixed-node SPRT in chess was undecided
 /// (docs/strength.md); a weights file turns it on.
 const KING_ATTACK: i32 = 0;
+/// Space starts at 0 (off) in every variant; a weights file turns it on.
+const SPACE: i32 = 0;
 
 /// The evaluation's weights, in centipawns: what `spider-chess tune` fits to game results. The
 /// evaluation is linear in them: [`Position::eval_features`] gives each weight's multiplier.
@@ -139,6 +141,9 @@ pub struct EvalWeights {
     /// Per king-attack unit (a penalty; see [`activity::KingAttack::units`]): enemy attackers,
     /// attacks, weak squares and checks around the royal piece, squared.
     pub king_attack: i32,
+    /// Per space unit (see [`activity::space_units`]): safe squares in the centre of a side's
+    /// own half, weighted by its number of pieces (usual pawns only).
+    pub space: i32,
     /// Per kind: per safe square a piece reaches beyond its kind's expected number (0 for the
     /// pawn and the royal piece, which have no mobility term).
     pub mobility: Vec<i32>,
@@ -177,7 +182,7 @@ fn has_mobility_term(v: &Variant, kind: usize) -> bool {
 }
 
 /// Names of the weights after the piece values, in the order of [`EvalWeights::to_vector`].
-const TERM_NAMES: [&str; 19] = [
+const TERM_NAMES: [&str; 20] = [
     "reach",
     "advance",
     "king-shield",
@@ -197,6 +202,7 @@ const TERM_NAMES: [&str; 19] = [
     "open-file",
     "passed-endgame",
     "king-attack",
+    "space",
 ];
 
 impl EvalWeights {
@@ -226,6 +232,7 @@ impl EvalWeights {
             open_file: OPEN_FILE,
             passed_endgame: PASSED_ENDGAME,
             king_attack: KING_ATTACK,
+            space: SPACE,
             mobility: pieces
                 .iter()
                 .enumerate()
@@ -270,6 +277,7 @@ impl EvalWeights {
             self.open_file,
             self.passed_endgame,
             self.king_attack,
+            self.space,
         ]);
         out.extend(&self.mobility);
         out.extend(&self.endgame);
@@ -279,7 +287,7 @@ impl EvalWeights {
     }
 
     /// The weights from a vector in the order of [`to_vector`](Self::to_vector), for `v`'s
-    /// piece kinds and board; `None` when its length is not `3 * kinds + 19 + 2 * kinds * cells`.
+    /// piece kinds and board; `None` when its length is not `3 * kinds + 20 + 2 * kinds * cells`.
     pub fn from_vector(v: &Variant, w: &[i32]) -> Option<EvalWeights> {
         let kinds = v.pieces().len();
         let scalars = Self::squares_start(v);
@@ -309,6 +317,7 @@ impl EvalWeights {
             open_file: t[16],
             passed_endgame: t[17],
             king_attack: t[18],
+            space: t[19],
             mobility: w[kinds + TERM_NAMES.len()..2 * kinds + TERM_NAMES.len()].to_vec(),
             endgame: w[2 * kinds + TERM_NAMES.len()..scalars].to_vec(),
             squares: w[scalars..endgame_squares].to_vec(),
@@ -752,6 +761,7 @@ impl Position {
         f[kinds + 16] = (a.open_file[0] - a.open_file[1]) as i32;
         f[kinds + 17] = p.passed_endgame(passed);
         f[kinds + 18] = -(a.king_attack[0].units() - a.king_attack[1].units());
+        f[kinds + 19] = a.space[0] - a.space[1];
         let base = kinds + TERM_NAMES.len();
         for k in 0..kinds {
             f[base + k] = (a.mobility[0][k] - a.mobility[1][k]) as i32;
@@ -1017,6 +1027,7 @@ mod tests {
             open_file: 9,
             passed_endgame: 7,
             king_attack: 5,
+            space: 3,
             mobility: (0..house.pieces().len() as i32).map(|k| 2 + k).collect(),
             endgame: (0..house.pieces().len() as i32).map(|k| 3 - k).collect(),
             squares: (0..(house.pieces().len() * cells(&house)) as i32)
