@@ -139,15 +139,10 @@ pub(crate) fn space_area(v: &Variant) -> [Vec<u16>; 2] {
     if usual_pawn_forward(v).is_none() {
         return out;
     }
-    let def = v.definition();
-    let files = def.files as usize;
+    let files = v.definition().files as usize;
     let (lo, hi) = (files / 4, files - 1 - files / 4);
-    let pawn = &def.pieces[v.pawn as usize];
-    let ranks = def.ranks as i32;
     for (c, area) in out.iter_mut().enumerate() {
-        let starts = if c == 0 { &pawn.white } else { &pawn.black };
-        let advance = |y: i32| if c == 0 { y } else { ranks - 1 - y };
-        let Some(start) = starts.iter().map(|&(_, y)| advance(y as i32)).min() else {
+        let Some(start) = pawn_start_rank(v, c) else {
             continue;
         };
         for &sq in &v.playable {
@@ -280,6 +275,20 @@ pub(crate) struct ActivityTables {
     pub king_attack: bool,
 }
 
+/// The least advanced start rank of colour `c`'s pawns, counted from its own side (`None`
+/// without pawns).
+fn pawn_start_rank(v: &Variant, c: usize) -> Option<i32> {
+    if v.pawn == super::super::variant::NO_PAWN {
+        return None;
+    }
+    let def = v.definition();
+    let pawn = &def.pieces[v.pawn as usize];
+    let ranks = def.ranks as i32;
+    let starts = if c == 0 { &pawn.white } else { &pawn.black };
+    let advance = |y: i32| if c == 0 { y } else { ranks - 1 - y };
+    starts.iter().map(|&(_, y)| advance(y as i32)).min()
+}
+
 /// Passed-pawn units of a pawn `p` ranks beyond the least advanced start rank of its side's pawns,
 /// where the promotion zone begins `span` ranks beyond it: `36 p² / span²`, at most 36 (chess:
 /// 1, 4, 9, 16, 25 from the third to the seventh rank).
@@ -289,13 +298,10 @@ pub(crate) fn passed_units(v: &Variant) -> [Vec<u8>; 2] {
         return out;
     }
     let def = v.definition();
-    let pawn = &def.pieces[v.pawn as usize];
     let ranks = def.ranks as i32;
     let zone = def.promo_zone as i32;
     for (c, table) in out.iter_mut().enumerate() {
-        let starts = if c == 0 { &pawn.white } else { &pawn.black };
-        let advance = |y: i32| if c == 0 { y } else { ranks - 1 - y };
-        let Some(start) = starts.iter().map(|&(_, y)| advance(y as i32)).min() else {
+        let Some(start) = pawn_start_rank(v, c) else {
             continue;
         };
         let span = ranks - zone - start;
