@@ -133,10 +133,11 @@ pub(crate) fn space_units(squares: u32, pieces: u32) -> i32 {
 
 /// Per colour, the playable squares of its space area: the central files (all but the outer
 /// quarter on each side) on the three ranks from its pawns' least advanced start rank (chess:
-/// c- to f-file, second to fourth rank). Empty without usual pawns.
-pub(crate) fn space_area(v: &Variant) -> [Vec<u16>; 2] {
+/// c- to f-file, second to fourth rank). Empty without usual pawns (`pawn_forward`, the
+/// variant's [`usual_pawn_forward`]).
+pub(crate) fn space_area(v: &Variant, pawn_forward: Option<[isize; 2]>) -> [Vec<u16>; 2] {
     let mut out = [Vec::new(), Vec::new()];
-    if usual_pawn_forward(v).is_none() {
+    if pawn_forward.is_none() {
         return out;
     }
     let files = v.definition().files as usize;
@@ -360,7 +361,7 @@ impl ActivityTables {
         let strong = (0..v.pieces().len())
             .filter(|&k| k as u8 != v.pawn && k as u8 != v.royal && v.values[k] * 10 >= top * 9)
             .fold(0u32, |m, k| m | 1 << k);
-        let space = space_area(v);
+        let space = space_area(v, pawn_forward);
         let sets = AttackTables::new(v, pawn_forward);
         let mut space_set = [0u128; 2];
         if let Some(t) = &sets {

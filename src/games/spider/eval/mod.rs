@@ -287,7 +287,8 @@ impl EvalWeights {
     }
 
     /// The weights from a vector in the order of [`to_vector`](Self::to_vector), for `v`'s
-    /// piece kinds and board; `None` when its length is not `3 * kinds + 20 + 2 * kinds * cells`.
+    /// piece kinds and board; `None` when its length is not that of `to_vector` (`3 * kinds`
+    /// plus the terms of `TERM_NAMES` plus `2 * kinds * cells`).
     pub fn from_vector(v: &Variant, w: &[i32]) -> Option<EvalWeights> {
         let kinds = v.pieces().len();
         let scalars = Self::squares_start(v);
