@@ -4,20 +4,44 @@
 //! Attackers are found with the generator's attack tables ([`AttackRay`](super::variant::AttackRay)
 //! walks and lame leaps) on the board with the pieces already exchanged treated as empty, so
 //! riders and sliders behind an exchanged piece (x-rays, including through a nightrider's line)
-//! join the sequence. Pins are ignored, as usual. A king recaptures only when the other side has
-//! no attacker left. A pawn that promotes by the first capture counts as the promoted piece; later
-//! recaptures do not promote (conservative).
+//! join the sequence. A king recaptures only when the other side has no attacker left. Pins are
+//! ignored at first; when that exchange fails, it is tried again without those of the
+//! opponent's pieces in it that are pinned to their king on the board after the move (while
+//! their pinner stands), so that a check to a square only a pinned piece covers, or a capture
+//! only a pinned piece answers, is not taken for a loss (a queen's check that mates is otherwise
+//! pruned as a lost queen). A pawn that promotes by the first capture counts as the promoted
+//! piece; later recaptures do not promote (conservative).
 //!
 //! Used by the search for capture ordering, quiescence pruning and pruning of losing moves
 //! ([`crate::search::TwoSided::see_ge`]).
 
 use super::position::{Move, Position};
 use super::square::Color;
-use super::variant::{cell_kind, AttackRay, EMPTY, OFF};
+use super::variant::{cell, cell_color, cell_kind, AttackRay, EMPTY, OFF};
 use crate::search::Score;
 
 /// Most pieces an exchange removes before it is cut off (a longer one is scored as it stands).
 const MAX_EXCHANGE: usize = 32;
+
+/// The squares of the opponent's pieces that took part in an exchange (the first eight).
+#[derive(Default)]
+struct Used {
+    n: usize,
+    sq: [u16; 8],
+}
+
+impl Used {
+    fn push(&mut self, sq: u16) {
+        if self.n < self.sq.len() {
+            self.sq[self.n] = sq;
+            self.n += 1;
+        }
+    }
+
+    fn squares(&self) -> &[u16] {
+        &self.sq[..self.n]
+    }
+}
 
 impl Position {
     /// Value of a piece kind in exchanges (the royal piece counts 0: it only ever captures last).
@@ -47,10 +71,17 @@ impl Position {
     }
 
     /// The least valuable piece of `by` attacking `sq` on the board with the squares in `gone`
-    /// treated as empty: its square and kind.
-    pub(crate) fn least_attacker(&self, sq: usize, by: Color, gone: &[u16]) -> Option<(u16, u8)> {
+    /// treated as empty and the pinned pieces `pins` holds back ([`Held`]): its square and kind.
+    fn least_attacker(
+        &self,
+        sq: usize,
+        by: Color,
+        gone: &[u16],
+        pins: &[(u16, u16)],
+    ) -> Option<(u16, u8)> {
         let cell = exchange_cells(&self.board, gone);
-        let mut best = Cheapest::new(self, self.cheapest_attacker(), Score::MIN);
+        let held = Held::new(pins, sq, gone);
+        let mut best = Cheapest::new(self, self.cheapest_attacker(), Score::MIN, held);
         for ray in &self.variant.rays[by.index()] {
             if let Some((t, kind)) = ray.attacker(sq, by, &cell) {
                 if best.consider(t, kind) {
@@ -65,13 +96,102 @@ impl Position {
     /// centipawns for the side to move. A non-capture counts as putting the piece where the
     /// opponent may take it.
     pub fn see_ge(&self, mv: Move, threshold: Score) -> bool {
-        self.exchange_ge(mv, threshold, true)
+        let mut used = Used::default();
+        self.exchange_ge(mv, threshold, true, &[], &mut used)
+            || self.pinned_exchange_ge(mv, threshold, &used)
+    }
+
+    /// The square of the piece of the side to move that pins the opponent's piece on `sq` to
+    /// its king on the board `cell` shows: along a line of a rider or slider of the side to
+    /// move, or on the path of its lame leap (`None` when the piece is not pinned).
+    fn pinner<F: Fn(usize) -> u8>(&self, sq: usize, cell: &F) -> Option<u16> {
+        let v = &*self.variant;
+        let us = self.side;
+        let them = us.opposite();
+        let ksq = self.king[them.index()] as usize;
+        let d = ksq as isize - sq as isize;
+        for r in &v.rays[us.index()] {
+            if r.max < 2 || d % r.delta != 0 || !(1..r.max as isize).contains(&(d / r.delta)) {
+                continue;
+            }
+            if let Some((t, k, _)) = r.first_occupied(ksq, 1, cell) {
+                if t == sq {
+                    if let Some((p, k, c)) = r.first_occupied(sq, k + 1, cell) {
+                        if r.captures(c, k, us) {
+                            return Some(p as u16);
+                        }
+                    }
+                }
+            }
+        }
+        for l in &v.lame_attacks[us.index()] {
+            let p = (ksq as isize - l.delta) as usize;
+            let c = cell(p);
+            if c == EMPTY || c == OFF || cell_color(c) != us || l.kinds & (1 << cell_kind(c)) == 0 {
+                continue;
+            }
+            let path = &l.path[..l.len as usize];
+            let on_path = path.iter().any(|&o| (p as isize + o) as usize == sq);
+            let alone = path.iter().all(|&o| {
+                (p as isize + o) as usize == sq || cell((p as isize + o) as usize) == EMPTY
+            });
+            if on_path && alone {
+                return Some(p as u16);
+            }
+        }
+        None
+    }
+
+    /// The exchange of [`see_ge`](Self::see_ge) with those of the opponent's pieces the plain
+    /// exchange `used` that are pinned to its king after `mv` left out (false when none is).
+    fn pinned_exchange_ge(&self, mv: Move, threshold: Score, used: &Used) -> bool {
+        let them = self.side.opposite();
+        let kc = self.board[self.king[them.index()] as usize];
+        if kc == EMPTY || kc == OFF || cell_color(kc) != them || cell_kind(kc) != self.variant.royal
+        {
+            return false;
+        }
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        let drop = mv.drop_kind().is_some();
+        let landed = cell(
+            mv.promotion().unwrap_or_else(|| self.moving_kind(mv)),
+            self.side,
+        );
+        let board = &self.board;
+        let after = |t: usize| {
+            if t == to {
+                landed
+            } else if t == from && !drop {
+                EMPTY
+            } else {
+                board[t]
+            }
+        };
+        let mut pins = [(0u16, 0u16); 8];
+        let mut n = 0;
+        for &sq in used.squares() {
+            if let Some(p) = self.pinner(sq as usize, &after) {
+                pins[n] = (sq, p);
+                n += 1;
+            }
+        }
+        n > 0 && self.exchange_ge(mv, threshold, true, &pins[..n], &mut Used::default())
     }
 
     /// [`see_ge`](Self::see_ge), following the attack rays one by one through the exchange when
     /// `track` (else scanning every ray for every recapture: the plain algorithm, which the tests
     /// compare it with).
-    fn exchange_ge(&self, mv: Move, threshold: Score, track: bool) -> bool {
+    /// `pins` (pinned square, pinner square) are the opponent's pieces that stay out of the
+    /// exchange while their pinner is neither taken on the exchange square nor gone into it.
+    /// `used` collects the squares of the opponent's pieces that took part.
+    fn exchange_ge(
+        &self,
+        mv: Move,
+        threshold: Score,
+        track: bool,
+        pins: &[(u16, u16)],
+        used: &mut Used,
+    ) -> bool {
         let v = &*self.variant;
         let (from, to) = (mv.from as usize, mv.to as usize);
         // A drop's origin is its kind and an en passant victim stands beside the target: the
@@ -100,6 +220,8 @@ impl Position {
         let mut stm = self.side;
         let stop_at = self.cheapest_attacker();
         let mut lines = Lines::new(self, track);
+        let them = self.side.opposite();
+        let held_by = |c: Color| if c == them { pins } else { &[] };
         // `res` is 1 when the side that made the last capture is ahead of the threshold.
         let mut res = 1;
         loop {
@@ -107,13 +229,26 @@ impl Position {
             // An attacker worth less than `swap + (res ^ 1)` ends the exchange (below), so the
             // scan may stop at the first such piece.
             let cut = swap.saturating_add(res ^ 1);
-            let Some((sq, kind)) = lines.least(self, to, stm, &gone[..n], stop_at, cut) else {
+            let Some((sq, kind)) =
+                lines.least(self, to, stm, &gone[..n], stop_at, cut, held_by(stm))
+            else {
                 break;
             };
+            if stm == them {
+                used.push(sq);
+            }
             res ^= 1;
             if kind == v.royal {
                 // The king may take only if the other side cannot take back.
-                let other = lines.least(self, to, stm.opposite(), &gone[..n], stop_at, Score::MAX);
+                let other = lines.least(
+                    self,
+                    to,
+                    stm.opposite(),
+                    &gone[..n],
+                    stop_at,
+                    Score::MAX,
+                    held_by(stm.opposite()),
+                );
                 return if other.is_some() { res ^ 1 } else { res } == 1;
             }
             swap = self.exchange_value(kind) - swap;
@@ -161,6 +296,33 @@ fn exchange_cells<'a>(board: &'a [u8], gone: &'a [u16]) -> impl Fn(usize) -> u8 
     }
 }
 
+/// Pinned pieces a least-attacker scan passes over: each `(pinned, pinner)` square while the
+/// pinner is neither on the exchange square nor gone into the exchange.
+#[derive(Clone, Copy)]
+struct Held<'a> {
+    pins: &'a [(u16, u16)],
+    to: u16,
+    gone: &'a [u16],
+}
+
+impl<'a> Held<'a> {
+    fn new(pins: &'a [(u16, u16)], to: usize, gone: &'a [u16]) -> Self {
+        Held {
+            pins,
+            to: to as u16,
+            gone,
+        }
+    }
+
+    /// Whether the piece on `t` stays out of the exchange.
+    #[inline(always)]
+    fn holds(&self, t: usize) -> bool {
+        self.pins
+            .iter()
+            .any(|&(p, by)| p as usize == t && by != self.to && !self.gone.contains(&by))
+    }
+}
+
 /// The running choice of a least-attacker scan: the cheapest attacker seen so far (the first of
 /// equals; the royal piece last) and whether the scan may stop early: it found the pawn (which
 /// nothing undercuts) or a piece worth less than `cut` (the exchange ends with that capture,
@@ -173,22 +335,27 @@ struct Cheapest<'a> {
     cut: Score,
     best: Option<(Score, u16, u8)>,
     done: bool,
+    held: Held<'a>,
 }
 
 impl<'a> Cheapest<'a> {
-    fn new(pos: &'a Position, stop_at: u8, cut: Score) -> Self {
+    fn new(pos: &'a Position, stop_at: u8, cut: Score, held: Held<'a>) -> Self {
         Cheapest {
             pos,
             stop_at,
             cut,
             best: None,
             done: false,
+            held,
         }
     }
 
     /// A piece of `kind` on `t` attacks the square along a ray; true when the scan may stop.
     #[inline(always)]
     fn consider(&mut self, t: usize, kind: u8) -> bool {
+        if !self.held.pins.is_empty() && self.held.holds(t) {
+            return false;
+        }
         if kind == self.stop_at {
             self.best = Some((Score::MIN, t as u16, kind));
             self.done = true;
@@ -200,6 +367,9 @@ impl<'a> Cheapest<'a> {
     /// Like [`consider`](Self::consider) without the pawn's early stop (lame leaps).
     #[inline(always)]
     fn consider_value(&mut self, t: usize, kind: u8) -> bool {
+        if !self.held.pins.is_empty() && self.held.holds(t) {
+            return false;
+        }
         let value = if kind == self.pos.variant.royal {
             Score::MAX
         } else {
@@ -299,6 +469,7 @@ impl Lines {
     /// The least valuable attacker of `by` on `to`, as [`Position::least_attacker`] finds it,
     /// except that the scan may stop at any attacker worth less than `cut` (the caller's exchange
     /// ends with that capture whichever piece makes it).
+    #[allow(clippy::too_many_arguments)]
     fn least(
         &mut self,
         pos: &Position,
@@ -307,14 +478,15 @@ impl Lines {
         gone: &[u16],
         stop_at: u8,
         cut: Score,
+        pins: &[(u16, u16)],
     ) -> Option<(u16, u8)> {
         if !self.tracked {
-            return pos.least_attacker(to, by, gone);
+            return pos.least_attacker(to, by, gone, pins);
         }
         let rays = &pos.variant.rays[by.index()];
         let cell = exchange_cells(&pos.board, gone);
         let c = by.index();
-        let mut best = Cheapest::new(pos, stop_at, cut);
+        let mut best = Cheapest::new(pos, stop_at, cut, Held::new(pins, to, gone));
         for (i, ray) in rays.iter().enumerate() {
             if i == self.walked[c] {
                 self.hits[c][i] = Self::walk(ray, by, to, 1, &cell);
@@ -393,6 +565,29 @@ mod tests {
         assert!(!pos.see_ge(take, 0));
         assert!(!pos.see_ge(pos.parse_move("f3g5").unwrap(), 0));
         assert!(pos.see_ge(pos.parse_move("f3h4").unwrap(), 0));
+    }
+
+    #[test]
+    fn a_defender_pinned_to_its_king_does_not_take_part() {
+        let v = chess();
+        let (r, q) = (value(&v, 'R'), value(&v, 'Q'));
+        // The queen's check on h2 is covered by the knight on g4; the knight on f3 that also
+        // covers h2 is pinned by the bishop on b7, and the king may not take: no loss.
+        let fen = "4k3/1b6/8/4q3/6n1/5N2/8/7K b - - 0 1";
+        let pos = Position::from_fen(&v, fen).unwrap();
+        let check = pos.parse_move("e5h2").unwrap();
+        assert!(
+            !pos.exchange_ge(check, 0, true, &[], &mut Used::default()),
+            "unpinned, the knight takes"
+        );
+        assert_eq!(pos.see_value(check), 0);
+        // Without the bishop the knight takes the queen.
+        assert_eq!(see("4k3/8/8/4q3/6n1/5N2/8/7K b - - 0 1", "e5h2"), -q);
+        // Pins are read on the board after the move: the queen on e6 stands between the rook
+        // and its pinner, so the rook takes it and is taken by the rook behind.
+        assert_eq!(see("k3r3/8/q7/8/4R3/8/8/4K3 b - - 0 1", "a6e6"), r - q);
+        // Off its line it does not: d4 is safe for the queen.
+        assert_eq!(see("k3r3/8/8/8/q3R3/8/8/4K3 b - - 0 1", "a4d4"), 0);
     }
 
     #[test]
@@ -518,16 +713,18 @@ mod tests {
                     }
                     for &m in moves.iter().step_by(3) {
                         for t in [-500, -120, -1, 0, 1, 120, 500] {
-                            let tracked = pos.exchange_ge(m, t, true);
+                            let tracked = pos.exchange_ge(m, t, true, &[], &mut Used::default());
                             assert_eq!(
                                 tracked,
-                                pos.exchange_ge(m, t, false),
+                                pos.exchange_ge(m, t, false, &[], &mut Used::default()),
                                 "{} at {t} in {}",
                                 pos.move_text(m),
                                 pos.to_fen()
                             );
                             checked += 1;
-                            differ_from_zero += (tracked != pos.exchange_ge(m, 0, false)) as u32;
+                            differ_from_zero += (tracked
+                                != pos.exchange_ge(m, 0, false, &[], &mut Used::default()))
+                                as u32;
                         }
                     }
                     let captures: Vec<Move> = moves
@@ -572,7 +769,7 @@ mod tests {
             .into_iter()
             .filter(|m| m.to == to && m.promotion().is_none())
             .collect();
-        let Some((sq, kind)) = pos.least_attacker(to as usize, pos.side, &[]) else {
+        let Some((sq, kind)) = pos.least_attacker(to as usize, pos.side, &[], &[]) else {
             assert!(
                 recaptures.is_empty(),
                 "a capture on {to} the attack scan misses"
