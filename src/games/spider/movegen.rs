@@ -189,19 +189,23 @@ impl Position {
         )
     }
 
+    /// The square of `c`'s royal piece, when the board holds it there (a variant may have none).
+    pub(crate) fn royal_square(&self, c: Color) -> Option<usize> {
+        let ksq = self.king[c.index()] as usize;
+        let kc = self.board[ksq];
+        (kc != EMPTY && kc != OFF && cell_color(kc) == c && cell_kind(kc) == self.variant.royal)
+            .then_some(ksq)
+    }
+
     /// Whether `mv` (legal, by the side to move) attacks the enemy royal piece directly or by
     /// discovery. Worked out for ordinary moves without promotion only; `false` for the others.
     pub(crate) fn gives_check(&self, mv: Move) -> bool {
         if mv.flag > DOUBLE || mv.promo != 0 {
             return false;
         }
-        let them = self.side.opposite();
-        let ksq = self.king[them.index()] as usize;
-        let kc = self.board[ksq];
-        if kc == EMPTY || kc == OFF || cell_color(kc) != them || cell_kind(kc) != self.variant.royal
-        {
+        let Some(ksq) = self.royal_square(self.side.opposite()) else {
             return false;
-        }
+        };
         let (from, to) = (mv.from as usize, mv.to as usize);
         self.attack_through(ksq, self.side, from, to, &self.after_move(from, to))
             .unwrap_or_else(|| self.attacked_after(ksq, self.side, from, to))

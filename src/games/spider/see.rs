@@ -145,10 +145,7 @@ impl Position {
     /// The exchange of [`see_ge`](Self::see_ge) with those of the opponent's pieces the plain
     /// exchange `used` that are pinned to its king after `mv` left out (false when none is).
     fn pinned_exchange_ge(&self, mv: Move, threshold: Score, used: &Used) -> bool {
-        let them = self.side.opposite();
-        let kc = self.board[self.king[them.index()] as usize];
-        if kc == EMPTY || kc == OFF || cell_color(kc) != them || cell_kind(kc) != self.variant.royal
-        {
+        if self.royal_square(self.side.opposite()).is_none() {
             return false;
         }
         let (from, to) = (mv.from as usize, mv.to as usize);
