@@ -142,8 +142,8 @@ impl Position {
         None
     }
 
-    /// The exchange of [`see_ge`](Self::see_ge) with those of the opponent's pieces the plain
-    /// exchange `used` that are pinned to its king after `mv` left out (false when none is).
+    /// The exchange of [`see_ge`](Self::see_ge) without the opponent's pieces that took part in
+    /// the plain exchange (`used`) and are pinned to its king after `mv` (false when none is).
     fn pinned_exchange_ge(&self, mv: Move, threshold: Score, used: &Used) -> bool {
         if self.royal_square(self.side.opposite()).is_none() {
             return false;
