@@ -71,12 +71,23 @@ impl Position {
     /// The board's cells as they would be after moving the piece on `from` to `to`.
     #[inline(always)]
     fn after_move(&self, from: usize, to: usize) -> impl Fn(usize) -> u8 + '_ {
-        let mover = self.board[from];
+        self.after_landing(Some(from), to, self.board[from])
+    }
+
+    /// The board's cells as they would be with `landed` put on `to` and `from` (if any: a drop
+    /// has none) left empty.
+    #[inline(always)]
+    pub(crate) fn after_landing(
+        &self,
+        from: Option<usize>,
+        to: usize,
+        landed: u8,
+    ) -> impl Fn(usize) -> u8 + '_ {
         move |t| {
-            if t == from {
+            if t == to {
+                landed
+            } else if Some(t) == from {
                 EMPTY
-            } else if t == to {
-                mover
             } else {
                 self.board[t]
             }
@@ -325,25 +336,10 @@ impl Position {
                 break;
             }
         }
+        let board = |t: usize| self.board[t];
         for l in &v.lame_attacks[them.index()] {
-            let p = ksq - l.delta;
-            let c = self.board[p as usize];
-            if c == EMPTY || c == OFF || cell_color(c) != them || l.kinds & (1 << cell_kind(c)) == 0
-            {
-                continue;
-            }
-            let mut ours = None;
-            let mut blocked = false;
-            for i in 0..l.len as usize {
-                let s = p + l.path[i];
-                match self.board[s as usize] {
-                    EMPTY => {}
-                    c if c != OFF && cell_color(c) == us && ours.is_none() => ours = Some(s),
-                    _ => blocked = true,
-                }
-            }
-            if let (Some(s), false) = (ours, blocked) {
-                if !push(s, &mut n) {
+            if let Some((s, _)) = l.screen(ksq as usize, them, &board) {
+                if cell_color(self.board[s]) == us && !push(s as isize, &mut n) {
                     return None;
                 }
             }

@@ -17,7 +17,7 @@
 
 use super::position::{Move, Position};
 use super::square::Color;
-use super::variant::{cell, cell_color, cell_kind, AttackRay, EMPTY, OFF};
+use super::variant::{cell, cell_kind, AttackRay, EMPTY, OFF};
 use crate::search::Score;
 
 /// Most pieces an exchange removes before it is cut off (a longer one is scored as it stands).
@@ -124,22 +124,12 @@ impl Position {
                 }
             }
         }
-        for l in &v.lame_attacks[us.index()] {
-            let p = (ksq as isize - l.delta) as usize;
-            let c = cell(p);
-            if c == EMPTY || c == OFF || cell_color(c) != us || l.kinds & (1 << cell_kind(c)) == 0 {
-                continue;
-            }
-            let path = &l.path[..l.len as usize];
-            let on_path = path.iter().any(|&o| (p as isize + o) as usize == sq);
-            let alone = path.iter().all(|&o| {
-                (p as isize + o) as usize == sq || cell((p as isize + o) as usize) == EMPTY
-            });
-            if on_path && alone {
-                return Some(p as u16);
-            }
-        }
-        None
+        v.lame_attacks[us.index()]
+            .iter()
+            .find_map(|l| match l.screen(ksq, us, cell) {
+                Some((s, p)) if s == sq => Some(p as u16),
+                _ => None,
+            })
     }
 
     /// The exchange of [`see_ge`](Self::see_ge) without the opponent's pieces that took part in
@@ -148,22 +138,12 @@ impl Position {
         if self.royal_square(self.side.opposite()).is_none() {
             return false;
         }
-        let (from, to) = (mv.from as usize, mv.to as usize);
-        let drop = mv.drop_kind().is_some();
+        let from = mv.drop_kind().is_none().then_some(mv.from as usize);
         let landed = cell(
             mv.promotion().unwrap_or_else(|| self.moving_kind(mv)),
             self.side,
         );
-        let board = &self.board;
-        let after = |t: usize| {
-            if t == to {
-                landed
-            } else if t == from && !drop {
-                EMPTY
-            } else {
-                board[t]
-            }
-        };
+        let after = self.after_landing(from, mv.to as usize, landed);
         let mut pins = [(0u16, 0u16); 8];
         let mut n = 0;
         for &sq in used.squares() {

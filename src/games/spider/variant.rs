@@ -186,6 +186,34 @@ impl LameAttack {
             .all(|i| cell((p + self.path[i]) as usize) == EMPTY)
             .then(|| (p as usize, cell_kind(c)))
     }
+
+    /// The lone piece screening `sq` from a piece of `by` that would attack it with this lame
+    /// leap on the board `cell` shows: the screen's square and the leaper's (`None` when no such
+    /// leaper stands there, or its path is empty, holds two pieces or leaves the board).
+    #[inline(always)]
+    pub fn screen<F: Fn(usize) -> u8>(
+        &self,
+        sq: usize,
+        by: Color,
+        cell: &F,
+    ) -> Option<(usize, usize)> {
+        let p = sq as isize - self.delta;
+        let c = cell(p as usize);
+        if c == EMPTY || c == OFF || cell_color(c) != by || self.kinds & (1 << cell_kind(c)) == 0 {
+            return None;
+        }
+        let mut screen = None;
+        for &o in &self.path[..self.len as usize] {
+            let s = (p + o) as usize;
+            match cell(s) {
+                EMPTY => {}
+                OFF => return None,
+                _ if screen.is_some() => return None,
+                _ => screen = Some(s),
+            }
+        }
+        screen.map(|s| (s, p as usize))
+    }
 }
 
 /// What a piece type is, for display and evaluation.
