@@ -177,14 +177,20 @@ impl LameAttack {
         by: Color,
         cell: &F,
     ) -> Option<(usize, u8)> {
-        let p = sq as isize - self.delta;
-        let c = cell(p as usize);
-        if c == EMPTY || c == OFF || cell_color(c) != by || self.kinds & (1 << cell_kind(c)) == 0 {
-            return None;
-        }
+        let (p, kind) = self.leaper(sq, by, cell)?;
         (0..self.len as usize)
             .all(|i| cell((p + self.path[i]) as usize) == EMPTY)
-            .then(|| (p as usize, cell_kind(c)))
+            .then_some((p as usize, kind))
+    }
+
+    /// The square and kind of the piece of `by` that makes this leap to `sq`, whatever its path
+    /// holds.
+    #[inline(always)]
+    fn leaper<F: Fn(usize) -> u8>(&self, sq: usize, by: Color, cell: &F) -> Option<(isize, u8)> {
+        let p = sq as isize - self.delta;
+        let c = cell(p as usize);
+        (c != EMPTY && c != OFF && cell_color(c) == by && self.kinds & (1 << cell_kind(c)) != 0)
+            .then(|| (p, cell_kind(c)))
     }
 
     /// The lone piece screening `sq` from a piece of `by` that would attack it with this lame
@@ -197,11 +203,7 @@ impl LameAttack {
         by: Color,
         cell: &F,
     ) -> Option<(usize, usize)> {
-        let p = sq as isize - self.delta;
-        let c = cell(p as usize);
-        if c == EMPTY || c == OFF || cell_color(c) != by || self.kinds & (1 << cell_kind(c)) == 0 {
-            return None;
-        }
+        let (p, _) = self.leaper(sq, by, cell)?;
         let mut screen = None;
         for &o in &self.path[..self.len as usize] {
             let s = (p + o) as usize;
