@@ -23,11 +23,14 @@ use crate::search::Score;
 /// Most pieces an exchange removes before it is cut off (a longer one is scored as it stands).
 const MAX_EXCHANGE: usize = 32;
 
-/// The squares of the opponent's pieces that took part in an exchange (the first eight).
+/// Most of the opponent's pieces in an exchange that are tested for a pin.
+const USED: usize = 8;
+
+/// The squares of the opponent's pieces that took part in an exchange (the first [`USED`]).
 #[derive(Default)]
 struct Used {
     n: usize,
-    sq: [u16; 8],
+    sq: [u16; USED],
 }
 
 impl Used {
@@ -144,7 +147,7 @@ impl Position {
             self.side,
         );
         let after = self.after_landing(from, mv.to as usize, landed);
-        let mut pins = [(0u16, 0u16); 8];
+        let mut pins = [(0u16, 0u16); USED];
         let mut n = 0;
         for &sq in used.squares() {
             if let Some(p) = self.pinner(sq as usize, &after) {
