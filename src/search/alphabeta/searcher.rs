@@ -709,11 +709,18 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
         noisies.clear();
 
         // Quiet moves are hopeless when even the first one, barely reduced, stays futile: do not
-        // generate them at all.
+        // generate them at all, or (games that tell checks) look only at those that give check.
         let futility = |lmr_depth: i32| eval + FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth;
         let mut pruned = false;
-        if selective && prunable && depth - 1 <= FUTILITY_DEPTH && futility(depth - 1) <= alpha {
-            picker.skip_quiets();
+        let hopeless =
+            selective && prunable && depth - 1 <= FUTILITY_DEPTH && futility(depth - 1) <= alpha;
+        // Where only checks are looked at, even a quiet hash move or killer that gives none is
+        // skipped.
+        let checks_only = hopeless && G::TELLS_CHECKS;
+        if hopeless {
+            if !checks_only {
+                picker.skip_quiets();
+            }
             pruned = true;
         }
         let lmp = if selective && !pv_node && !in_check && depth <= LMP_DEPTH {
@@ -729,13 +736,13 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
         let mut quiet_count = 0usize;
         // Late-move pruning or futility gave up on the rest of the quiet stage: of its moves only
         // the checks are looked at (games that tell checks; the others skip the stage).
-        let mut quiets_futile = false;
+        let mut quiets_futile = checks_only;
         while let Some((mv, order)) = picker.next(pos, &self.t.heuristics) {
             if Some(mv) == excluded {
                 continue;
             }
             let quiet = pos.is_quiet(mv);
-            let late = MovePicker::<M>::is_late_score(order);
+            let late = MovePicker::<M>::is_late_score(order) || (checks_only && quiet);
             let known_check = quiets_futile && quiet && late && pos.gives_check(mv);
             if quiets_futile && quiet && late && !known_check {
                 self.stats.bump(Counter::Pruned);
