@@ -294,7 +294,7 @@ impl<'a> Held<'a> {
         }
     }
 
-    /// Whether the piece on `t` stays out of the exchange.
+    /// Whether the piece on `t` stays out of the exchange (never, and at once, without pins).
     #[inline(always)]
     fn holds(&self, t: usize) -> bool {
         self.pins
@@ -333,7 +333,7 @@ impl<'a> Cheapest<'a> {
     /// A piece of `kind` on `t` attacks the square along a ray; true when the scan may stop.
     #[inline(always)]
     fn consider(&mut self, t: usize, kind: u8) -> bool {
-        if !self.held.pins.is_empty() && self.held.holds(t) {
+        if self.held.holds(t) {
             return false;
         }
         if kind == self.stop_at {
@@ -347,7 +347,7 @@ impl<'a> Cheapest<'a> {
     /// Like [`consider`](Self::consider) without the pawn's early stop (lame leaps).
     #[inline(always)]
     fn consider_value(&mut self, t: usize, kind: u8) -> bool {
-        if !self.held.pins.is_empty() && self.held.holds(t) {
+        if self.held.holds(t) {
             return false;
         }
         let value = if kind == self.pos.variant.royal {
