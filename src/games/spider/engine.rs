@@ -247,6 +247,47 @@ mod tests {
     }
 
     #[test]
+    fn a_picker_asked_for_checks_yields_the_noisy_moves_and_only_the_quiet_checks() {
+        use crate::search::alphabeta::history::Heuristics;
+        use crate::search::alphabeta::movepicker::MovePicker;
+        let chess = test_variant("chess");
+        // White's queen and rook have quiet checks, a capture (e4xd5) and many quiet moves.
+        let pos = Position::from_fen(&chess, "3k4/8/8/3p4/4P3/8/1Q6/R3K3 w - - 0 1").unwrap();
+        let mut h = Heuristics::default();
+        h.ensure(pos.history_size(), pos.kinds());
+        let legal = pos.legal_moves();
+        let quiet_checks: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|&m| pos.is_quiet(m) && pos.gives_check(m))
+            .collect();
+        assert!(quiet_checks.len() >= 4, "{quiet_checks:?}");
+        // A killer that gives no check is dropped with the other quiet moves.
+        let quiet_killer = legal
+            .iter()
+            .copied()
+            .find(|&m| pos.is_quiet(m) && !pos.gives_check(m))
+            .unwrap();
+        let mut picker = MovePicker::default();
+        picker.staged(None, [Some(quiet_killer), None], 0, [None; 2], true);
+        picker.only_checks();
+        let picked: Vec<Move> =
+            std::iter::from_fn(|| picker.next(&pos, &h).map(|(m, _)| m)).collect();
+        let mut quiets: Vec<Move> = picked
+            .iter()
+            .copied()
+            .filter(|&m| pos.is_quiet(m))
+            .collect();
+        let mut expected = quiet_checks.clone();
+        quiets.sort_by_key(|m| format!("{m:?}"));
+        expected.sort_by_key(|m| format!("{m:?}"));
+        assert_eq!(quiets, expected);
+        let noisy = legal.iter().filter(|&&m| !pos.is_quiet(m)).count();
+        assert_eq!(picked.len(), quiet_checks.len() + noisy);
+        assert!(noisy >= 1);
+    }
+
+    #[test]
     fn the_structure_key_is_the_pawns() {
         let chess = test_variant("chess");
         let key = |fen: &str| Position::from_fen(&chess, fen).unwrap().structure_key();

@@ -51,6 +51,9 @@ pub struct MovePicker<M> {
     /// Whether to split captures by static exchange (the game has a real one).
     split: bool,
     skip_quiets: bool,
+    /// Whether the quiet stage holds only the moves that give check (see
+    /// [`only_checks`](Self::only_checks)).
+    only_checks: bool,
     /// Quiescence: noisy moves whose victim is worth more than 0 and at most this are skipped
     /// before their exchange is evaluated (delta pruning; see [`set_futile_victim`](Self::set_futile_victim)).
     futile_victim: Score,
@@ -77,6 +80,7 @@ impl<M> Default for MovePicker<M> {
             prev: [None; 2],
             split: false,
             skip_quiets: false,
+            only_checks: false,
             futile_victim: Score::MIN,
             noisy: Vec::new(),
             noisy_scores: Vec::new(),
@@ -144,6 +148,7 @@ impl<M: Copy + Eq> MovePicker<M> {
         self.prev = prev;
         self.split = split;
         self.skip_quiets = false;
+        self.only_checks = false;
         self.bad.clear();
         self.bad_next = 0;
     }
@@ -207,6 +212,13 @@ impl<M: Copy + Eq> MovePicker<M> {
     /// From now on no quiet move is yielded (and none generated if the quiet stage has not begun).
     pub fn skip_quiets(&mut self) {
         self.skip_quiets = true;
+    }
+
+    /// Before the quiet stage begins: of the quiet moves (killers included) only those that give
+    /// check ([`TwoSided::gives_check`]) are kept, so that the others are neither scored nor
+    /// picked where the search would skip them anyway.
+    pub fn only_checks(&mut self) {
+        self.only_checks = true;
     }
 
     fn quiet_score<G: TwoSided<Move = M>>(&self, pos: &G, mv: M, h: &Heuristics<M>) -> i32 {
@@ -302,6 +314,9 @@ impl<M: Copy + Eq> MovePicker<M> {
                         if let Some(i) = self.moves.iter().position(|&m| m == tt) {
                             self.moves.swap_remove(i);
                         }
+                    }
+                    if self.only_checks {
+                        self.moves.retain(|&m| pos.gives_check(m));
                     }
                     self.scores.clear();
                     for i in 0..self.moves.len() {

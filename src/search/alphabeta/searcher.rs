@@ -718,7 +718,9 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
         // skipped.
         let checks_only = hopeless && G::TELLS_CHECKS;
         if hopeless {
-            if !checks_only {
+            if checks_only {
+                picker.only_checks();
+            } else {
                 picker.skip_quiets();
             }
             pruned = true;
