@@ -1099,7 +1099,12 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                 Some(e) if e.eval != NO_EVAL => e.eval,
                 _ => pos.evaluate(),
             };
-            best = raw_eval;
+            // Stand pat on the evaluation corrected by what searches of this structure found.
+            best = match pos.structure_key() {
+                Some(k) => (raw_eval + self.t.correction.get(side, k))
+                    .clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
+                None => raw_eval,
+            };
             if let (Some(e), false) = (entry, checked) {
                 let s = from_tt(e.score, ply);
                 let usable = match e.bound {

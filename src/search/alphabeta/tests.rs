@@ -374,3 +374,22 @@ fn correction_history_learns_a_flattering_evaluation_and_keeps_the_result() {
     run(&mut plain, &TicTacToe::default(), &depth(9));
     assert_eq!([plain.correction(0, 0), plain.correction(1, 0)], [0, 0]);
 }
+
+#[test]
+fn quiescence_stands_pat_on_the_corrected_evaluation() {
+    // Learn the flattery, then forget every stored result but keep the correction: a depth-1
+    // search scores each move by the reply's stand pat, which takes the learned correction off.
+    let mut s = Searcher::new(1);
+    run(&mut s, &Optimist::default(), &depth(9));
+    let reply_side_correction = s.correction(1, 0);
+    assert!(reply_side_correction < -Optimist::BIAS / 4);
+    s.resize(1);
+    let (out, _) = run(&mut s, &Optimist::default(), &depth(1));
+    let (plain, _) = run(&mut Searcher::new(1), &TicTacToe::default(), &depth(1));
+    assert_eq!(
+        out.score,
+        plain.score - Optimist::BIAS - reply_side_correction,
+        "uncorrected it would be {}",
+        plain.score - Optimist::BIAS
+    );
+}
