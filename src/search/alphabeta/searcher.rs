@@ -509,6 +509,18 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
         ]
     }
 
+    /// A raw static evaluation plus the correction history's entry for `side` and the
+    /// position's structure (unchanged without a structure key), kept off the mate scores.
+    #[inline]
+    fn corrected(&self, side: usize, structure: Option<u64>, raw: Score) -> Score {
+        match structure {
+            Some(k) => {
+                (raw + self.t.correction.get(side, k)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+            }
+            None => raw,
+        }
+    }
+
     /// Whether the static evaluation at `ply` is better than two plies before (four if that one
     /// was in check).
     #[inline]
@@ -614,12 +626,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
         } else {
             None
         };
-        let static_eval = match structure {
-            Some(k) => {
-                (raw_eval + self.t.correction.get(side, k)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
-            }
-            None => raw_eval,
-        };
+        let static_eval = self.corrected(side, structure, raw_eval);
         let mut eval = static_eval;
         if let (Some(e), Some(s), false) = (entry, tt_score, in_check) {
             let usable = match e.bound {
@@ -1100,11 +1107,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                 _ => pos.evaluate(),
             };
             // Stand pat on the evaluation corrected by what searches of this structure found.
-            best = match pos.structure_key() {
-                Some(k) => (raw_eval + self.t.correction.get(side, k))
-                    .clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
-                None => raw_eval,
-            };
+            best = self.corrected(side, pos.structure_key(), raw_eval);
             if let (Some(e), false) = (entry, checked) {
                 let s = from_tt(e.score, ply);
                 let usable = match e.bound {
