@@ -83,6 +83,7 @@ pub(crate) struct Undo {
     pub captured: u8,
     pub halfmove: u32,
     pub hash: u64,
+    pub pawn_hash: u64,
     pub psq: [i32; 2],
     pub checked: bool,
     pub shield: [i16; 2],
@@ -114,6 +115,8 @@ pub struct Position {
     pub(crate) nonroyal: [u16; 2],
     pub(crate) side: Color,
     pub(crate) hash: u64,
+    /// Zobrist key of the pawns alone (both sides), kept by make/unmake: the structure key.
+    pub(crate) pawn_hash: u64,
     pub(crate) halfmove: u32,
     pub(crate) fullmove: u32,
     pub(crate) undo: Vec<Undo>,
@@ -154,6 +157,7 @@ impl Position {
             nonroyal: [0; 2],
             side: Color::White,
             hash: 0,
+            pawn_hash: 0,
             halfmove: 0,
             fullmove: 1,
             undo: Vec::with_capacity(256),
@@ -208,6 +212,7 @@ impl Position {
         self.list_index[sq] = self.list[color.index()].len() as u16;
         self.list[color.index()].push(sq as u16);
         self.hash ^= self.variant.zobrist[c as usize * self.variant.size + sq];
+        self.pawn_hash ^= self.pawn_zob(c, sq);
         self.psq[color.index()] +=
             self.variant.pst[color.index()][kind as usize * self.variant.size + sq];
         if kind == self.variant.royal {
@@ -357,7 +362,14 @@ impl Position {
 
     /// Zobrist key of the pawns of both sides alone (`None` in a variant without pawns): the
     /// structure the search's correction history is kept by.
+    #[inline]
     pub(crate) fn pawn_key(&self) -> Option<u64> {
+        (self.variant.pawn != NO_PAWN).then_some(self.pawn_hash)
+    }
+
+    /// [`pawn_key`](Self::pawn_key) counted afresh from the piece lists.
+    #[cfg(test)]
+    pub(crate) fn pawn_key_recount(&self) -> Option<u64> {
         let pawn = self.variant.pawn;
         if pawn == NO_PAWN {
             return None;
@@ -365,10 +377,7 @@ impl Position {
         let mut key = 0;
         for list in &self.list {
             for &sq in list {
-                let c = self.board[sq as usize];
-                if cell_kind(c) == pawn {
-                    key ^= self.zob(c, sq as usize);
-                }
+                key ^= self.pawn_zob(self.board[sq as usize], sq as usize);
             }
         }
         Some(key)
@@ -377,6 +386,16 @@ impl Position {
     #[inline]
     fn zob(&self, c: u8, sq: usize) -> u64 {
         self.variant.zobrist[c as usize * self.variant.size + sq]
+    }
+
+    /// A piece's share of the pawn key: its Zobrist entry if it is a pawn, else nothing.
+    #[inline]
+    fn pawn_zob(&self, c: u8, sq: usize) -> u64 {
+        if cell_kind(c) == self.variant.pawn {
+            self.zob(c, sq)
+        } else {
+            0
+        }
     }
 
     #[inline]
@@ -427,6 +446,7 @@ impl Position {
             captured,
             halfmove: self.halfmove,
             hash: self.hash,
+            pawn_hash: self.pawn_hash,
             psq: self.psq,
             checked: self.checked,
             shield: self.shield,
@@ -442,6 +462,7 @@ impl Position {
             self.list_remove(1 - us, to);
             self.nonroyal[1 - us] -= 1;
             self.hash ^= self.zob(captured, to);
+            self.pawn_hash ^= self.pawn_zob(captured, to);
         }
         let placed = match mv.promo {
             0 => moved,
@@ -456,6 +477,7 @@ impl Position {
         self.list[us][i as usize] = to as u16;
         self.list_index[to] = i;
         self.hash ^= self.zob(moved, from) ^ self.zob(placed, to);
+        self.pawn_hash ^= self.pawn_zob(moved, from) ^ self.pawn_zob(placed, to);
         if kind == self.variant.royal {
             self.king[us] = to as u16;
         }
@@ -484,6 +506,7 @@ impl Position {
         }
         self.halfmove = u.halfmove;
         self.hash = u.hash;
+        self.pawn_hash = u.pawn_hash;
         self.psq = u.psq;
         self.checked = u.checked;
         self.shield = u.shield;
@@ -584,6 +607,7 @@ impl Position {
             captured: EMPTY,
             halfmove: self.halfmove,
             hash: self.hash,
+            pawn_hash: self.pawn_hash,
             psq: self.psq,
             checked: self.checked,
             shield: self.shield,
@@ -605,6 +629,7 @@ impl Position {
                 self.list_add(us, to);
                 self.nonroyal[us] += 1;
                 self.hash ^= self.zob(c, to);
+                self.pawn_hash ^= self.pawn_zob(c, to);
                 undo.moved = c;
                 reset = v.promotes(kind);
             }
@@ -618,6 +643,10 @@ impl Position {
                 let (kc, pc) = self.move_pair(us, (from, to), (ps, pt));
                 self.hash ^=
                     self.zob(kc, from) ^ self.zob(kc, to) ^ self.zob(pc, ps) ^ self.zob(pc, pt);
+                self.pawn_hash ^= self.pawn_zob(kc, from)
+                    ^ self.pawn_zob(kc, to)
+                    ^ self.pawn_zob(pc, ps)
+                    ^ self.pawn_zob(pc, pt);
                 let (kk, pk) = (cell_kind(kc) as usize, cell_kind(pc) as usize);
                 self.psq[us] += v.pst[us][pk * size + pt] - v.pst[us][pk * size + ps]
                     + v.pst[us][kk * size + to]
@@ -645,6 +674,7 @@ impl Position {
                     self.list_remove(them, capsq);
                     self.nonroyal[them] -= 1;
                     self.hash ^= self.zob(captured, capsq);
+                    self.pawn_hash ^= self.pawn_zob(captured, capsq);
                     self.board[capsq] = EMPTY;
                     let hand = match v.holdings {
                         Holdings::None => None,
@@ -674,6 +704,7 @@ impl Position {
                 self.list[us][i as usize] = to as u16;
                 self.list_index[to] = i;
                 self.hash ^= self.zob(moved, from) ^ self.zob(placed, to);
+                self.pawn_hash ^= self.pawn_zob(moved, from) ^ self.pawn_zob(placed, to);
                 if kind == v.royal {
                     self.king[us] = to as u16;
                 }
@@ -790,6 +821,7 @@ impl Position {
             captured: EMPTY,
             halfmove: self.halfmove,
             hash: self.hash,
+            pawn_hash: self.pawn_hash,
             psq: self.psq,
             checked: self.checked,
             shield: self.shield,
@@ -833,5 +865,54 @@ impl Position {
             back += 2;
         }
         count
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::spider::variant::test_variant;
+
+    /// A step of a xorshift generator (the random games' move choices).
+    fn next(x: u64) -> u64 {
+        let x = x ^ x << 13;
+        let x = x ^ x >> 7;
+        x ^ x << 17
+    }
+
+    #[test]
+    fn the_pawn_key_kept_by_make_and_unmake_is_the_one_counted_afresh() {
+        // Random games through captures, promotions, drops, castling and en passant: after every
+        // make and every unmake the kept key equals a recount of the pawns.
+        for name in [
+            "chess",
+            "crazyhouse",
+            "capablanca",
+            "grand",
+            "spider-chess",
+            "moat",
+        ] {
+            let v = test_variant(name);
+            for game in 0..6u64 {
+                let mut pos = Position::startpos(&v);
+                let mut seed = game + 1;
+                let mut played = 0;
+                for _ in 0..160 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed = next(seed);
+                    pos.make_move(moves[(seed % moves.len() as u64) as usize]);
+                    played += 1;
+                    assert_eq!(pos.pawn_key(), pos.pawn_key_recount(), "{name} game {game}");
+                }
+                for _ in 0..played {
+                    pos.unmake_move();
+                    assert_eq!(pos.pawn_key(), pos.pawn_key_recount(), "{name} game {game}");
+                }
+                assert_eq!(pos.pawn_key(), Position::startpos(&v).pawn_key());
+            }
+        }
     }
 }
