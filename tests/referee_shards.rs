@@ -549,3 +549,20 @@ print("ok", n)
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The openings recipe of docs/orrery.md needs Fairy-Stockfish, which CI does not have: here it
+/// must at least run under python3 and, given no arguments, print its usage and fail.
+#[test]
+fn the_openings_recipe_runs_and_explains_itself() {
+    let out = Command::new("python3")
+        .arg(root().join("docs/recipes/balanced-openings.py"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "no arguments must be an error");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("VARIANT N SEED MAXCP DEPTH"), "{err}");
+    assert!(
+        out.stdout.is_empty(),
+        "nothing on stdout: that is the openings file"
+    );
+}
