@@ -872,13 +872,8 @@ impl Position {
 mod tests {
     use super::*;
     use crate::games::spider::variant::test_variant;
-
-    /// A step of a xorshift generator (the random games' move choices).
-    fn next(x: u64) -> u64 {
-        let x = x ^ x << 13;
-        let x = x ^ x >> 7;
-        x ^ x << 17
-    }
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     #[test]
     fn the_pawn_key_kept_by_make_and_unmake_is_the_one_counted_afresh() {
@@ -895,15 +890,14 @@ mod tests {
             let v = test_variant(name);
             for game in 0..6u64 {
                 let mut pos = Position::startpos(&v);
-                let mut seed = game + 1;
+                let mut rng = ChaCha8Rng::seed_from_u64(game + 1);
                 let mut played = 0;
                 for _ in 0..160 {
                     let moves = pos.legal_moves();
                     if moves.is_empty() {
                         break;
                     }
-                    seed = next(seed);
-                    pos.make_move(moves[(seed % moves.len() as u64) as usize]);
+                    pos.make_move(moves[rng.gen_range(0..moves.len())]);
                     played += 1;
                     assert_eq!(pos.pawn_key(), pos.pawn_key_recount(), "{name} game {game}");
                 }
