@@ -1,6 +1,7 @@
 //! Search counters for profiling node types and move-ordering quality (`cargo build --features
 //! search-stats`, then `RUST_LOG=info`): main and quiescence nodes, hash hits and cutoffs,
-//! first-move cutoff rate, null-move and reduction outcomes. Without the feature every counter is
+//! first-move cutoff rate and which stage of the move picker the cutting move came from, null-move
+//! and reduction outcomes. Without the feature every counter is
 //! a no-op that compiles away, so release builds pay nothing in the hot path.
 
 /// What is counted.
@@ -43,10 +44,32 @@ pub enum Counter {
     SingularTry,
     /// ... that extended.
     SingularExt,
+    /// Fail-highs by the picker's stage of the cutting move: the hash move, a capture that does
+    /// not lose by exchange, a killer, another quiet move, a losing capture.
+    CutHash,
+    CutGoodNoisy,
+    CutKiller,
+    CutQuiet,
+    CutBadNoisy,
+    /// ... of those (hash move aside) the ones that came after the first move searched.
+    LateGoodNoisy,
+    LateKiller,
+    LateQuiet,
+    LateBadNoisy,
+}
+
+/// The picker's stage a cutting move came from (see [`Stats::cut`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CutStage {
+    Hash,
+    GoodNoisy,
+    Killer,
+    Quiet,
+    BadNoisy,
 }
 
 #[cfg(feature = "search-stats")]
-const COUNTERS: usize = Counter::SingularExt as usize + 1;
+const COUNTERS: usize = Counter::LateBadNoisy as usize + 1;
 
 /// The counters of one search.
 #[derive(Clone, Debug, Default)]
@@ -62,6 +85,23 @@ impl Stats {
         #[cfg(feature = "search-stats")]
         {
             self.counts[_c as usize] += 1;
+        }
+    }
+
+    /// Counts a fail-high by a move of `stage`, `first` when it was the first move searched.
+    #[inline(always)]
+    pub fn cut(&mut self, stage: CutStage, first: bool) {
+        use Counter::*;
+        let (all, late) = match stage {
+            CutStage::Hash => (CutHash, None),
+            CutStage::GoodNoisy => (CutGoodNoisy, Some(LateGoodNoisy)),
+            CutStage::Killer => (CutKiller, Some(LateKiller)),
+            CutStage::Quiet => (CutQuiet, Some(LateQuiet)),
+            CutStage::BadNoisy => (CutBadNoisy, Some(LateBadNoisy)),
+        };
+        self.bump(all);
+        if let (Some(late), false) = (late, first) {
+            self.bump(late);
         }
     }
 
@@ -96,7 +136,9 @@ impl Stats {
         format!(
             "nodes main {} qs {} ({:.1}% qs, {} evasion) | tt hit {:.1}% cut {:.1}% | \
              fail-high {} first {:.1}% | null {} cut {:.1}% | reduced {} re-search {:.1}% | \
-             rfp {} pruned {} qs-pruned {} | quiet gens {} | singular {} ext {}",
+             rfp {} pruned {} qs-pruned {} | quiet gens {} | singular {} ext {} | \
+             cuts by hash move {} good capture {} killer {} quiet {} losing capture {} \
+             (not first: {} {} {} {})",
             self.get(Main),
             self.get(Quiescence),
             pct(self.get(Quiescence), total),
@@ -115,6 +157,15 @@ impl Stats {
             self.get(QuietGen),
             self.get(SingularTry),
             self.get(SingularExt),
+            self.get(CutHash),
+            self.get(CutGoodNoisy),
+            self.get(CutKiller),
+            self.get(CutQuiet),
+            self.get(CutBadNoisy),
+            self.get(LateGoodNoisy),
+            self.get(LateKiller),
+            self.get(LateQuiet),
+            self.get(LateBadNoisy),
         )
     }
 }
@@ -131,5 +182,24 @@ mod tests {
         let expect = if Stats::enabled() { 2 } else { 0 };
         assert_eq!(s.get(Counter::Main), expect);
         assert!(s.summary().contains("nodes main"));
+    }
+
+    #[test]
+    fn cuts_count_by_stage_and_after_the_first_move() {
+        let mut s = Stats::default();
+        s.cut(CutStage::Killer, false);
+        s.cut(CutStage::Killer, true);
+        s.cut(CutStage::Hash, true);
+        let on = Stats::enabled() as u64;
+        assert_eq!(s.get(Counter::CutKiller), 2 * on);
+        assert_eq!(s.get(Counter::LateKiller), on);
+        assert_eq!(s.get(Counter::CutHash), on);
+        assert_eq!(s.get(Counter::LateQuiet), 0);
+        let expect = if on == 1 {
+            "killer 2 quiet 0 losing capture 0 (not first: 0 1 0 0)"
+        } else {
+            "killer 0 quiet 0 losing capture 0 (not first: 0 0 0 0)"
+        };
+        assert!(s.summary().contains(expect), "{}", s.summary());
     }
 }
