@@ -1,8 +1,8 @@
 //! Search counters for profiling node types and move-ordering quality (`cargo build --features
 //! search-stats`, then `RUST_LOG=info`): main and quiescence nodes, hash hits and cutoffs,
 //! first-move cutoff rate and which stage of the move picker the cutting move came from, null-move
-//! and reduction outcomes. Without the feature every counter is
-//! a no-op that compiles away, so release builds pay nothing in the hot path.
+//! and reduction outcomes. Without the feature every counter is a no-op that compiles away, so
+//! release builds pay nothing in the hot path.
 
 /// What is counted.
 #[derive(Clone, Copy, Debug)]
@@ -138,7 +138,7 @@ impl Stats {
              fail-high {} first {:.1}% | null {} cut {:.1}% | reduced {} re-search {:.1}% | \
              rfp {} pruned {} qs-pruned {} | quiet gens {} | singular {} ext {} | \
              cuts by hash move {} good capture {} killer {} quiet {} losing capture {} \
-             (not first: {} {} {} {})",
+             (not first: good {} killer {} quiet {} losing {})",
             self.get(Main),
             self.get(Quiescence),
             pct(self.get(Quiescence), total),
@@ -196,9 +196,9 @@ mod tests {
         assert_eq!(s.get(Counter::CutHash), on);
         assert_eq!(s.get(Counter::LateQuiet), 0);
         let expect = if on == 1 {
-            "killer 2 quiet 0 losing capture 0 (not first: 0 1 0 0)"
+            "killer 2 quiet 0 losing capture 0 (not first: good 0 killer 1 quiet 0 losing 0)"
         } else {
-            "killer 0 quiet 0 losing capture 0 (not first: 0 0 0 0)"
+            "killer 0 quiet 0 losing capture 0 (not first: good 0 killer 0 quiet 0 losing 0)"
         };
         assert!(s.summary().contains(expect), "{}", s.summary());
     }
