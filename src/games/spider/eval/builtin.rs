@@ -33,7 +33,8 @@ pub(crate) const SPIDER_CHESS_WEIGHTS: &str = include_str!("../spider-chess.weig
 pub(crate) const CHESS_WEIGHTS: &str = include_str!("../chess.weights");
 
 /// Capablanca's weights: fitted to Fairy-Stockfish's static evaluation of Capablanca positions,
-/// square weights included (docs/strength.md, "Session of 5 December, midday").
+/// square and endgame square weights included (docs/strength.md, "Session of 5 December,
+/// midday" and "Session of 7 December, midday").
 const CAPABLANCA_WEIGHTS: &str = include_str!("../capablanca.weights");
 
 /// Shatranj's weights: fitted to Fairy-Stockfish's scores of shatranj positions, square weights
