@@ -11,6 +11,7 @@
 use crate::search::{Score, TwoSided};
 
 use super::history::{Heuristics, HISTORY_MAX};
+use super::stats::CutStage;
 
 const TT_MOVE: i32 = i32::MAX;
 const NOISY: i32 = 1 << 26;
@@ -403,11 +404,39 @@ impl<M: Copy + Eq> MovePicker<M> {
     pub fn is_good_noisy_score(score: Score) -> bool {
         score == NOISY
     }
+
+    /// The stage a searched move came from, by its ordering score (`hash`: it is the hash move;
+    /// `quiet`: it is neither a capture nor a promotion), for the search's counters.
+    pub fn stage_of(hash: bool, quiet: bool, score: Score) -> CutStage {
+        if hash {
+            CutStage::Hash
+        } else if !quiet {
+            if Self::is_good_noisy_score(score) {
+                CutStage::GoodNoisy
+            } else {
+                CutStage::BadNoisy
+            }
+        } else if Self::is_late_score(score) {
+            CutStage::Quiet
+        } else {
+            CutStage::Killer
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stage_of_reads_the_ordering_score() {
+        type P = MovePicker<u8>;
+        assert_eq!(P::stage_of(true, true, KILLER), CutStage::Hash);
+        assert_eq!(P::stage_of(false, false, NOISY), CutStage::GoodNoisy);
+        assert_eq!(P::stage_of(false, false, BAD_NOISY), CutStage::BadNoisy);
+        assert_eq!(P::stage_of(false, true, KILLER), CutStage::Killer);
+        assert_eq!(P::stage_of(false, true, KILLER - 1), CutStage::Quiet);
+    }
     use crate::search::toys::Wander;
 
     fn drain(p: &mut MovePicker<u8>, pos: &Wander, h: &Heuristics<u8>) -> Vec<u8> {

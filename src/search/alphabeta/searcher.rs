@@ -13,7 +13,7 @@ use crate::search::{Info, Limits, Outcome, Score, TwoSided, INFINITY, MATE, MATE
 use super::correction::Correction;
 use super::history::{bonus, Heuristics, MAX_PLY};
 use super::movepicker::MovePicker;
-use super::stats::{Counter, CutStage, Stats};
+use super::stats::{Counter, Stats};
 use super::timeman::{Control, RootTrend};
 use super::transposition::{from_tt, to_tt, Bound, TranspositionTable, NO_EVAL};
 
@@ -960,19 +960,8 @@ impl<M: Copy + Eq + std::fmt::Debug> Worker<'_, M> {
                             self.stats.bump(Counter::FailHighFirst);
                         }
                         if Stats::enabled() {
-                            let stage = if Some(mv) == tt_move {
-                                CutStage::Hash
-                            } else if !quiet {
-                                if MovePicker::<M>::is_good_noisy_score(order) {
-                                    CutStage::GoodNoisy
-                                } else {
-                                    CutStage::BadNoisy
-                                }
-                            } else if MovePicker::<M>::is_late_score(order) {
-                                CutStage::Quiet
-                            } else {
-                                CutStage::Killer
-                            };
+                            let stage =
+                                MovePicker::<M>::stage_of(Some(mv) == tt_move, quiet, order);
                             self.stats.cut(stage, searched == 1);
                         }
                         self.reward(pos, ply, side, depth, mv, quiet, &quiets, &noisies);
