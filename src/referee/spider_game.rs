@@ -56,6 +56,14 @@ pub fn register_recorded(extra: &Value) -> Result<(), String> {
     }
 }
 
+/// The rules of setup `name`: Spider-Chess, or a variant loaded with [`register_variant`].
+pub fn setup_variant(name: &str) -> Result<Arc<Variant>, String> {
+    if name == "spider-chess" {
+        return Ok(Variant::spider_chess());
+    }
+    Ok(lookup(name)?.variant)
+}
+
 fn lookup(name: &str) -> Result<Loaded, String> {
     let list = registry().lock().map_err(|_| "variant registry poisoned")?;
     list.iter()

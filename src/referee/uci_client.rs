@@ -340,6 +340,58 @@ impl UciClient {
         }
     }
 
+    /// Starts a new game for an engine that stays running (`orrery label` scores the positions
+    /// of many recorded games with one process): `ucinewgame`, then `isready`, whose `readyok`
+    /// the next command waits for.
+    pub fn new_game(&mut self) -> Result<(), Fault> {
+        self.settle()?;
+        self.send("ucinewgame")?;
+        self.send("isready")?;
+        self.awaiting_ready = true;
+        Ok(())
+    }
+
+    /// Sends the seat's view and Stockfish's non-standard `eval` command (Fairy-Stockfish has
+    /// it too), then `isready`, and gives every line the engine writes up to the `readyok`
+    /// (within `limit`): the evaluation's report, for the caller to read. `isready` marks the end
+    /// of an output that has no end line of its own. An error reply (an engine without `eval`)
+    /// and an answer nobody asked for are protocol faults.
+    pub fn eval_report(
+        &mut self,
+        game: &dyn DynGame,
+        seat: usize,
+        limit: Duration,
+    ) -> Result<Vec<String>, Fault> {
+        self.settle()?;
+        for line in game.uci_position(seat) {
+            self.send(&line)?;
+        }
+        self.send("eval")?;
+        self.send("isready")?;
+        let deadline = Instant::now() + limit;
+        let mut report = Vec::new();
+        loop {
+            let line = self.read(deadline, "the readyok after eval", None)?;
+            let text = line.text.trim();
+            if text == "readyok" {
+                return Ok(report);
+            }
+            if is_error_reply(text) {
+                return Err(Fault::Protocol(format!(
+                    "engine error reply to eval: {}",
+                    quote(text)
+                )));
+            }
+            if is_answer(text) {
+                return Err(Fault::Protocol(format!(
+                    "unsolicited {} after eval",
+                    quote(text)
+                )));
+            }
+            report.push(text.to_string());
+        }
+    }
+
     /// Sends `quit` and stops the process (its whole process group).
     pub fn finish(mut self) {
         self.proc.shut_down("quit", Duration::from_millis(200));
