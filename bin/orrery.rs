@@ -103,6 +103,12 @@ fn run(args: &[String]) -> anyhow::Result<i32> {
             }
             Ok(0)
         }
+        Command::Label(cfg) => {
+            let result = orrery::referee::label::run(&cfg, &mut std::io::stderr());
+            orrery::referee::engine_process::kill_all_engines();
+            result.map_err(anyhow::Error::msg)?;
+            Ok(0)
+        }
         Command::Replay(path) => {
             let recs = read_records(&path).map_err(anyhow::Error::msg)?;
             let mut bad = 0;

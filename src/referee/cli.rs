@@ -1,5 +1,5 @@
 //! The `orrery` command line: `orrery [match] [options]`, `orrery replay FILE`, `orrery stats
-//! ...`, parsed into a typed [`Command`]; every number is range-checked and the openings file is
+//! ...`, `orrery label ...`, parsed into a typed [`Command`]; every number is range-checked and the openings file is
 //! read and checked whole before anything runs. With no `--engine`, the project's own engine for
 //! the game is used (two instances, found next to the `orrery` executable).
 
@@ -11,6 +11,7 @@ use super::clock::TimeControl;
 use super::engine::{EngineSpec, Timeouts};
 use super::game_kind::GameKind;
 use super::game_runner::GameSettings;
+use super::label::{LabelConfig, Scoring};
 use super::match_runner::MatchConfig;
 use super::schedule::{Opening, Shard};
 use super::stats::Sprt;
@@ -22,6 +23,9 @@ pub enum Command {
     Match(Box<MatchConfig>),
     /// Replay every game of a records file with the rules cores and check the results.
     Replay(PathBuf),
+    /// Score the positions of recorded games with an engine: a labels file for `spider-chess
+    /// tune --labels` (`orrery label`).
+    Label(Box<LabelConfig>),
     /// Statistics of recorded games or of raw counts (`orrery stats`).
     Stats(StatsRequest),
     /// Run the built-in random-move engine on stdin/stdout.
@@ -74,6 +78,16 @@ orrery: referee and match runner for Spider-Chess, Solar Chess, Space Wars (and 
 USAGE:
   orrery [match] [OPTIONS]        play a match (no options: a short built-in spider-chess match)
   orrery replay FILE.jsonl        replay recorded games with the rules and check their results
+  orrery label [--variant FILE] [--engine SPEC] [--depth N | --nodes N | --static]
+               [--step S] [--out FILE] RECORDS.jsonl...
+                                  a labels file for spider-chess tune --labels: the positions
+                                  after the engine moves of the recorded games (every S-th [1];
+                                  in check, game over and repeated FENs left out), each scored
+                                  by the engine (UCI; the project's own by default) with go depth
+                                  N [1], go nodes N, or Stockfish's eval (--static), as White's
+                                  centipawns; --out: the file [stdout]; also as for a match:
+                                  --game spider-chess, --hang-timeout MS [10000] (per position),
+                                  --handshake-timeout MS [10000]
   orrery stats FILE.jsonl|DIR... [--sprt SPEC] [--follow [--poll MS]] [--stop-file PATH]
                                   statistics of recorded games, files of one match merged
                                   (a directory: its *.jsonl files); --follow reads them again
@@ -213,6 +227,131 @@ fn parse_stats(it: &mut dyn Iterator<Item = &String>) -> Result<Command, String>
     }
 }
 
+/// Reads a `--variant FILE` of a spider-chess command: registers the Interactive Diagram
+/// definition under the file's name (its stem), which it gives.
+fn load_variant(file: &str) -> Result<String, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("--variant {file}: {e}"))?;
+    let name = std::path::Path::new(file)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .ok_or_else(|| format!("--variant {file}: no file name"))?
+        .to_string();
+    super::spider_game::register_variant(&name, &text)
+        .map_err(|e| format!("--variant {file}: {e}"))?;
+    Ok(name)
+}
+
+/// Quotes a path for `sh -c`.
+fn shell_quote(p: &str) -> String {
+    format!("'{}'", p.replace('\'', "'\\''"))
+}
+
+/// `orrery label [--game spider-chess] [--variant FILE] [--engine SPEC] [--depth N | --nodes N |
+/// --static] [--step S] [--out FILE] [--hang-timeout MS] [--handshake-timeout MS] RECORDS...`.
+fn parse_label(it: &mut dyn Iterator<Item = &String>) -> Result<Command, String> {
+    let mut variant_file: Option<String> = None;
+    let mut engine: Option<EngineSpec> = None;
+    let mut scoring: Option<Scoring> = None;
+    let mut step = 1usize;
+    let mut out = None;
+    let mut hang = 10_000u64;
+    let mut handshake = 10_000u64;
+    let mut records = Vec::new();
+    let mut seen_flags = std::collections::HashSet::new();
+    while let Some(arg) = it.next() {
+        let flag = arg.as_str();
+        if flag == "--help" || flag == "-h" {
+            return Ok(Command::Help);
+        }
+        if !flag.starts_with("--") {
+            records.push(PathBuf::from(flag));
+            continue;
+        }
+        if !seen_flags.insert(flag.to_string()) {
+            return Err(format!("label: {flag} is given twice"));
+        }
+        let mut set_scoring = |s: Scoring| match scoring.replace(s) {
+            Some(_) => Err("label: give only one of --depth, --nodes, --static".to_string()),
+            None => Ok(()),
+        };
+        if flag == "--static" {
+            set_scoring(Scoring::Static)?;
+            continue;
+        }
+        let value = it
+            .next()
+            .ok_or_else(|| format!("label {flag}: missing value"))?
+            .as_str();
+        let value_flag = format!("label {flag}");
+        match flag {
+            "--game" => {
+                let game = GameKind::parse(value)?;
+                if game != GameKind::SpiderChess {
+                    return Err(format!(
+                        "label: labels files are for spider-chess tune --labels, not {}",
+                        game.name()
+                    ));
+                }
+            }
+            "--variant" => variant_file = Some(value.to_string()),
+            "--engine" => engine = Some(EngineSpec::parse(value)?),
+            "--depth" => set_scoring(Scoring::Depth(parse_int(&value_flag, value, 1, 1000)?))?,
+            "--nodes" => set_scoring(Scoring::Nodes(parse_int(
+                &value_flag,
+                value,
+                1,
+                1_000_000_000_000,
+            )?))?,
+            "--step" => step = parse_int(&value_flag, value, 1, 1_000_000)?,
+            "--out" => out = Some(PathBuf::from(value)),
+            "--hang-timeout" => hang = parse_int(&value_flag, value, 1, 86_400_000)?,
+            "--handshake-timeout" => handshake = parse_int(&value_flag, value, 1, 3_600_000)?,
+            _ => {
+                return Err(format!(
+                    "label: unknown option {flag:?} (see orrery --help)"
+                ))
+            }
+        }
+    }
+    if records.is_empty() {
+        return Err("label: give one or more records files (orrery match --records)".into());
+    }
+    let setup = match &variant_file {
+        Some(f) => load_variant(f)?,
+        None => "spider-chess".to_string(),
+    };
+    let engine = match engine {
+        Some(e) if e.proto != super::engine::Proto::Uci => {
+            return Err(format!(
+                "label: engine {} speaks xboard; labels need a UCI engine (its info scores, \
+                 Stockfish's eval)",
+                e.name
+            ))
+        }
+        Some(e) => e,
+        None => {
+            let mut e = builtin_engines(GameKind::SpiderChess)?.swap_remove(0);
+            e.name = "spider-chess".into();
+            if let Some(f) = &variant_file {
+                e.cmd.push_str(&format!(" --variant {}", shell_quote(f)));
+            }
+            e
+        }
+    };
+    Ok(Command::Label(Box::new(LabelConfig {
+        setup,
+        engine,
+        scoring: scoring.unwrap_or(Scoring::DEFAULT),
+        step,
+        out,
+        records,
+        hang: Duration::from_millis(hang),
+        timeouts: Timeouts {
+            handshake: Duration::from_millis(handshake),
+        },
+    })))
+}
+
 /// The project's own engine for `game`: the engine binary next to the running executable if it
 /// is there, else `orrery engine <game>` (the same engine code, linked into `orrery`), so that
 /// `cargo run` alone gives a real match. Paths are quoted for `sh -c`.
@@ -264,6 +403,10 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         Some("stats") => {
             it.next();
             return parse_stats(&mut it);
+        }
+        Some("label") => {
+            it.next();
+            return parse_label(&mut it);
         }
         Some("help" | "--help" | "-h") => return Ok(Command::Help),
         Some("gui") => return Ok(Command::Gui(it.skip(1).cloned().collect())),
@@ -407,15 +550,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
     }
     let mut variant_names = Vec::new();
     for file in &variant_files {
-        let text = std::fs::read_to_string(file).map_err(|e| format!("--variant {file}: {e}"))?;
-        let name = std::path::Path::new(file)
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .ok_or_else(|| format!("--variant {file}: no file name"))?
-            .to_string();
-        super::spider_game::register_variant(&name, &text)
-            .map_err(|e| format!("--variant {file}: {e}"))?;
-        variant_names.push(name);
+        variant_names.push(load_variant(file)?);
     }
     if setup.is_none() {
         setup = variant_names.first().cloned();
@@ -425,8 +560,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         let mut list = builtin_engines(game)?;
         for e in list.iter_mut() {
             for file in &variant_files {
-                e.cmd
-                    .push_str(&format!(" --variant '{}'", file.replace('\'', "'\\''")));
+                e.cmd.push_str(&format!(" --variant {}", shell_quote(file)));
             }
         }
         list
@@ -662,6 +796,66 @@ mod tests {
             "stats --bogus",
         ] {
             assert!(parse_args(&args(bad)).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn label_arguments() {
+        let Command::Label(c) = parse_args(&args(
+            "label --engine name=fsf,cmd=fsf,option.Hash=32 --nodes 5000 --step 3 --out l.txt \
+             a.jsonl b.jsonl",
+        ))
+        .unwrap() else {
+            panic!("not label")
+        };
+        assert_eq!(c.setup, "spider-chess");
+        assert_eq!(c.engine.name, "fsf");
+        assert_eq!(c.scoring, Scoring::Nodes(5000));
+        assert_eq!(c.step, 3);
+        assert_eq!(c.out, Some(PathBuf::from("l.txt")));
+        assert_eq!(c.records.len(), 2);
+        let Command::Label(d) = parse_args(&args("label x.jsonl")).unwrap() else {
+            panic!("not label")
+        };
+        assert_eq!(d.scoring, Scoring::Depth(1), "the documented default");
+        assert_eq!(d.step, 1);
+        assert!(d.engine.cmd.contains("spider-chess"), "{}", d.engine.cmd);
+        let Command::Label(s) = parse_args(&args("label --static --game spider x.jsonl")).unwrap()
+        else {
+            panic!("not label")
+        };
+        assert_eq!(s.scoring, Scoring::Static);
+        for (bad, needle) in [
+            ("label", "give one or more records files"),
+            ("label --depth 2 --static x.jsonl", "only one of"),
+            ("label --depth 2 --nodes 9 x.jsonl", "only one of"),
+            ("label --static --static x.jsonl", "given twice"),
+            (
+                "label --depth 0 x.jsonl",
+                "label --depth: \"0\" is out of range",
+            ),
+            ("label --step 0 x.jsonl", "label --step"),
+            ("label --step two x.jsonl", "not a valid number"),
+            (
+                "label --nodes x.jsonl",
+                "label --nodes: \"x.jsonl\" is not a valid number",
+            ),
+            ("label x.jsonl --out", "missing value"),
+            ("label --game solar-chess x.jsonl", "not solar-chess"),
+            ("label --game chess x.jsonl", "unknown game"),
+            ("label --bogus 1 x.jsonl", "unknown option \"--bogus\""),
+            (
+                "label --engine name=e,cmd=e,proto=xboard x.jsonl",
+                "UCI engine",
+            ),
+            ("label --engine name=e x.jsonl", "cmd=... is required"),
+            (
+                "label --variant /nonexistent/v.txt x.jsonl",
+                "--variant /nonexistent/v.txt",
+            ),
+        ] {
+            let e = parse_args(&args(bad)).unwrap_err();
+            assert!(e.contains(needle), "{bad}: {e}");
         }
     }
 

@@ -2,7 +2,8 @@
 //! statistics and game records. The rules cores decide legality and results, never the engines.
 //!
 //! Entry points: [`cli::parse_args`] → [`match_runner::run_match`] for a whole match,
-//! [`game_runner::play_game`] for one game, [`game_runner::replay`] to check a record.
+//! [`game_runner::play_game`] for one game, [`game_runner::replay`] to check a record,
+//! [`label::run`] to score recorded positions for `spider-chess tune --labels`.
 //! A game plugs in by implementing [`game_adapter::RefereeGame`] and a case in
 //! [`game_kind::GameKind`].
 
@@ -16,6 +17,7 @@ pub mod engine_process;
 pub mod game_adapter;
 pub mod game_kind;
 pub mod game_runner;
+pub mod label;
 pub mod live;
 pub mod match_runner;
 pub mod match_settings;
