@@ -1,7 +1,8 @@
 //! The `orrery` command line: `orrery [match] [options]`, `orrery replay FILE`, `orrery stats
-//! ...`, `orrery label ...`, parsed into a typed [`Command`]; every number is range-checked and the openings file is
-//! read and checked whole before anything runs. With no `--engine`, the project's own engine for
-//! the game is used (two instances, found next to the `orrery` executable).
+//! ...`, `orrery label ...`, parsed into a typed [`Command`]; every number is range-checked and
+//! the openings file is read and checked whole before anything runs. With no `--engine`, the
+//! project's own engine for the game is used (two instances, found next to the `orrery`
+//! executable).
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -241,9 +242,12 @@ fn load_variant(file: &str) -> Result<String, String> {
     Ok(name)
 }
 
-/// Quotes a path for `sh -c`.
-fn shell_quote(p: &str) -> String {
-    format!("'{}'", p.replace('\'', "'\\''"))
+/// Passes the `--variant` files on to a built-in engine's command (each quoted for `sh -c`).
+fn pass_variants<'a>(e: &mut EngineSpec, files: impl IntoIterator<Item = &'a String>) {
+    for f in files {
+        e.cmd
+            .push_str(&format!(" --variant '{}'", f.replace('\'', "'\\''")));
+    }
 }
 
 /// `orrery label [--game spider-chess] [--variant FILE] [--engine SPEC] [--depth N | --nodes N |
@@ -332,9 +336,7 @@ fn parse_label(it: &mut dyn Iterator<Item = &String>) -> Result<Command, String>
         None => {
             let mut e = builtin_engines(GameKind::SpiderChess)?.swap_remove(0);
             e.name = "spider-chess".into();
-            if let Some(f) = &variant_file {
-                e.cmd.push_str(&format!(" --variant {}", shell_quote(f)));
-            }
+            pass_variants(&mut e, &variant_file);
             e
         }
     };
@@ -559,9 +561,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
     let mut engines = if builtin {
         let mut list = builtin_engines(game)?;
         for e in list.iter_mut() {
-            for file in &variant_files {
-                e.cmd.push_str(&format!(" --variant {}", shell_quote(file)));
-            }
+            pass_variants(e, &variant_files);
         }
         list
     } else {

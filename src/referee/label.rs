@@ -251,6 +251,11 @@ fn out_name(cfg: &LabelConfig) -> String {
         .map_or("stdout".to_string(), |p| p.display().to_string())
 }
 
+/// The error of a failed write to the labels file.
+fn write_failed(cfg: &LabelConfig, e: std::io::Error) -> String {
+    format!("writing {}: {e}", out_name(cfg))
+}
+
 /// Runs `orrery label`: checks the records, starts the engine, writes the labels file and the
 /// summary (on `log`, stderr for the binary, with a progress line every few seconds). An engine
 /// that fails stops the run with an error naming it and the position; the labels written so far
@@ -266,10 +271,9 @@ pub fn run(cfg: &LabelConfig, log: &mut dyn Write) -> Result<Summary, String> {
     let mut client = UciClient::start(&cfg.engine, &ctx, cfg.timeouts)
         .map_err(|f| format!("engine {name}: {}", f.describe()))?;
     let mut out = open_out(cfg)?;
-    let written = |e: std::io::Error| format!("writing {}: {e}", out_name(cfg));
     writeln!(out, "variant {}", cfg.setup)
         .and_then(|_| out.flush())
-        .map_err(written)?;
+        .map_err(|e| write_failed(cfg, e))?;
     let mut summary = Summary::default();
     let result = label_games(cfg, &games, &mut client, &mut *out, log, &mut summary);
     client.finish();
@@ -362,7 +366,7 @@ fn label_games(
                 Verdict::Cp(cp) => {
                     writeln!(out, "{fen};{cp}")
                         .and_then(|_| out.flush())
-                        .map_err(|e| format!("writing {}: {e}", out_name(cfg)))?;
+                        .map_err(|e| write_failed(cfg, e))?;
                     summary.labelled += 1;
                 }
                 Verdict::Mate => summary.mate += 1,
