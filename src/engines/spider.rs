@@ -62,7 +62,7 @@ impl SpiderEngine {
 
 /// Loads an Interactive Diagram definition file as a variant named after the file (without its
 /// extension), with the built-in weights when its rules are a known game's (chess, Capablanca,
-/// shatranj, Spider-Chess).
+/// shatranj, Grand chess, Spider-Chess).
 pub fn load_variant_file(path: &std::path::Path) -> Result<Arc<Variant>, String> {
     let shown = path.display();
     let text = std::fs::read_to_string(path).map_err(|e| format!("reading {shown}: {e}"))?;

@@ -1,5 +1,6 @@
 //! Weights tuned for well-known games, used whenever a variant plays by the same rules as one of
-//! them, whatever its file is called: Spider-Chess, orthodox chess, Capablanca chess, shatranj.
+//! them, whatever its file is called: Spider-Chess, orthodox chess, Capablanca chess, shatranj,
+//! Grand chess.
 //! Each file is one that gained in an SPRT over what it replaces (docs/strength.md).
 
 use std::sync::OnceLock;
@@ -24,6 +25,12 @@ pub(crate) const SHATRANJ_DEFINITION: &str = "files=8 ranks=8 symmetry=mirror pr
      stalemate=win baring=0 pawn::fmWfcF::a2-h2 rook::::a1,h1 knight:N:::b1,g1 \
      elephant:B:A::c1,f1 general:Q:F::e1 king::K::d1";
 
+/// Grand chess (10×10, pawns on the third rank, promotion to a captured piece only), the rules
+/// only.
+pub(crate) const GRAND_DEFINITION: &str = "files=10 ranks=10 symmetry=mirror holdingsType=1 \
+     promoZone=3 maxPromote=1 promoChoice=!P*Q*C*A*R*B*N royal=K pawn::::a3-j3 knight:N:::b2,i2 \
+     bishop::::c2,h2 queen::::d2 king::K::e2 marshall:C:::f2 cardinal:A:::g2 rook::::a1,j1";
+
 /// Spider-Chess's weights: tuned by `spider-chess tune --prior 0.001` on 322 self-play games
 /// (docs/strength.md, "Evaluation tuning").
 pub(crate) const SPIDER_CHESS_WEIGHTS: &str = include_str!("../spider-chess.weights");
@@ -41,12 +48,18 @@ const CAPABLANCA_WEIGHTS: &str = include_str!("../capablanca.weights");
 /// included (docs/strength.md, "Session of 3 December").
 const SHATRANJ_WEIGHTS: &str = include_str!("../shatranj.weights");
 
+/// Grand chess's weights: its scalar weights fitted to Fairy-Stockfish's static evaluation, the
+/// piece values and square weights the defaults' (docs/strength.md, "Session of 7 December,
+/// afternoon").
+const GRAND_WEIGHTS: &str = include_str!("../grand.weights");
+
 /// Each known game's rules with the weights file it plays with.
-const KNOWN: [(&str, &str); 4] = [
+const KNOWN: [(&str, &str); 5] = [
     (SPIDER_CHESS_DEFINITION, SPIDER_CHESS_WEIGHTS),
     (CHESS_DEFINITION, CHESS_WEIGHTS),
     (CAPABLANCA_DEFINITION, CAPABLANCA_WEIGHTS),
     (SHATRANJ_DEFINITION, SHATRANJ_WEIGHTS),
+    (GRAND_DEFINITION, GRAND_WEIGHTS),
 ];
 
 /// The built-in weights for `v`'s rules (the known game's weights file read over `v`'s mobility
@@ -117,6 +130,10 @@ mod tests {
                 include_str!("../../../../tests/data/variants/shatranj.txt"),
                 SHATRANJ_WEIGHTS,
             ),
+            (
+                include_str!("../../../../tests/data/variants/grand.txt"),
+                GRAND_WEIGHTS,
+            ),
         ] {
             let v = load(file).with_name("renamed");
             let w = builtin_weights(&v).expect("a known game");
@@ -161,7 +178,7 @@ mod tests {
 
     #[test]
     fn other_rules_get_none() {
-        // One rule changed each: the knight's move, a hole, the promotion choice; Grand chess.
+        // One rule changed each: the knight's move, a hole, the promotion choice; Janus chess.
         let knight = CHESS_DEFINITION.replace("knight:N:N:", "knight:N:NW:");
         let hole = format!("{CHESS_DEFINITION} hole::::d4");
         let promo = CHESS_DEFINITION.replace("promoChoice=NBRQ", "promoChoice=Q");
@@ -169,7 +186,7 @@ mod tests {
             knight.as_str(),
             hole.as_str(),
             promo.as_str(),
-            include_str!("../../../../tests/data/variants/grand.txt"),
+            include_str!("../../../../tests/data/variants/janus.txt"),
         ] {
             assert!(builtin_weights(&load(text)).is_none(), "{text}");
         }
