@@ -50,7 +50,7 @@ const SHATRANJ_WEIGHTS: &str = include_str!("../shatranj.weights");
 
 /// Grand chess's weights: its scalar weights fitted to Fairy-Stockfish's static evaluation, the
 /// piece values and square weights the defaults' (docs/strength.md, "Session of 7 December,
-/// afternoon").
+/// afternoon" and "evening").
 const GRAND_WEIGHTS: &str = include_str!("../grand.weights");
 
 /// Each known game's rules with the weights file it plays with.
