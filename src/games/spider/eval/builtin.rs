@@ -45,7 +45,8 @@ pub(crate) const CHESS_WEIGHTS: &str = include_str!("../chess.weights");
 const CAPABLANCA_WEIGHTS: &str = include_str!("../capablanca.weights");
 
 /// Shatranj's weights: fitted to Fairy-Stockfish's scores of shatranj positions, square weights
-/// included (docs/strength.md, "Session of 3 December").
+/// included, the scalar weights refitted to its static evaluation (docs/strength.md, "Session of
+/// 3 December" and "Session of 7 December, late evening").
 const SHATRANJ_WEIGHTS: &str = include_str!("../shatranj.weights");
 
 /// Grand chess's weights: its scalar weights fitted to Fairy-Stockfish's static evaluation, the
