@@ -1,6 +1,6 @@
 //! Weights tuned for well-known games, used whenever a variant plays by the same rules as one of
 //! them, whatever its file is called: Spider-Chess, orthodox chess, Capablanca chess, shatranj,
-//! Grand chess.
+//! Grand chess, and moat (the project's own test variant with holes and riders).
 //! Each file is one that gained in an SPRT over what it replaces (docs/strength.md).
 
 use std::sync::OnceLock;
@@ -31,6 +31,13 @@ pub(crate) const GRAND_DEFINITION: &str = "files=10 ranks=10 symmetry=mirror hol
      promoZone=3 maxPromote=1 promoChoice=!P*Q*C*A*R*B*N royal=K pawn::::a3-j3 knight:N:::b2,i2 \
      bishop::::c2,h2 queen::::d2 king::K::e2 marshall:C:::f2 cardinal:A:::g2 rook::::a1,j1";
 
+/// Moat (the project's 12×10 test variant with eight holes, a nightrider, a rook limited to three
+/// squares and a camel; `tests/data/variants/moat.txt`), the rules only.
+pub(crate) const MOAT_DEFINITION: &str = "files=12 ranks=10 symmetry=mirror promoZone=1 \
+     promoChoice=QRBNHSC royal=K hole::::a5,e5,h5,l5,a6,e6,h6,l6 pawn::::a2-l2 rook::::a1,l1 \
+     knight:N:::b1,k1 nightrider:H:::c1,j1 bishop::::d1,i1 queen::::e1 shortrook:S:R3::g1 \
+     camel:C:::h1 king::K::f1";
+
 /// Spider-Chess's weights: tuned by `spider-chess tune --prior 0.001` on 322 self-play games
 /// (docs/strength.md, "Evaluation tuning").
 pub(crate) const SPIDER_CHESS_WEIGHTS: &str = include_str!("../spider-chess.weights");
@@ -54,13 +61,19 @@ const SHATRANJ_WEIGHTS: &str = include_str!("../shatranj.weights");
 /// afternoon" and "evening").
 const GRAND_WEIGHTS: &str = include_str!("../grand.weights");
 
+/// Moat's weights: its scalar weights fitted to the engine's own 20,000-node search scores of
+/// moat positions, the piece values the defaults' (docs/strength.md, "Session of 7 December,
+/// late night").
+const MOAT_WEIGHTS: &str = include_str!("../moat.weights");
+
 /// Each known game's rules with the weights file it plays with.
-const KNOWN: [(&str, &str); 5] = [
+const KNOWN: [(&str, &str); 6] = [
     (SPIDER_CHESS_DEFINITION, SPIDER_CHESS_WEIGHTS),
     (CHESS_DEFINITION, CHESS_WEIGHTS),
     (CAPABLANCA_DEFINITION, CAPABLANCA_WEIGHTS),
     (SHATRANJ_DEFINITION, SHATRANJ_WEIGHTS),
     (GRAND_DEFINITION, GRAND_WEIGHTS),
+    (MOAT_DEFINITION, MOAT_WEIGHTS),
 ];
 
 /// The built-in weights for `v`'s rules (the known game's weights file read over `v`'s mobility
@@ -134,6 +147,10 @@ mod tests {
             (
                 include_str!("../../../../tests/data/variants/grand.txt"),
                 GRAND_WEIGHTS,
+            ),
+            (
+                include_str!("../../../../tests/data/variants/moat.txt"),
+                MOAT_WEIGHTS,
             ),
         ] {
             let v = load(file).with_name("renamed");
