@@ -10,30 +10,29 @@ use crate::games::spider::definition::{self, Definition};
 use crate::games::spider::variant::{Variant, SPIDER_CHESS_DEFINITION};
 
 /// Orthodox chess in the Interactive Diagram's format (the rules only, no graphics).
-pub(crate) const CHESS_DEFINITION: &str =
-    "files=8 ranks=8 maxPromote=1 promoChoice=NBRQ symmetry=mirror \
+const CHESS_DEFINITION: &str = "files=8 ranks=8 maxPromote=1 promoChoice=NBRQ symmetry=mirror \
      royal=K pawn:P:fmWfceFifmnD::a2-h2 knight:N:N::b1,g1 bishop:B:B::c1,f1 rook:R:R::a1,h1 \
      queen:Q:Q::d1 king:K:KisO2::e1";
 
 /// Capablanca chess (10×8, archbishop and chancellor), the rules only.
-pub(crate) const CAPABLANCA_DEFINITION: &str = "files=10 ranks=8 symmetry=mirror promoZone=1 \
+const CAPABLANCA_DEFINITION: &str = "files=10 ranks=8 symmetry=mirror promoZone=1 \
      promoChoice=QCARBN royal=K Pawn::::a2-j2 Knight:N:::b1,i1 Bishop::::d1,g1 Rook::::a1,j1 \
      Archbishop::::c1 Chancellor::::h1 Queen::::e1 King::KisO3::f1";
 
 /// Shatranj (ferz, alfil, promotion to ferz, bare king and stalemate lose), the rules only.
-pub(crate) const SHATRANJ_DEFINITION: &str = "files=8 ranks=8 symmetry=mirror promoChoice=Q \
+const SHATRANJ_DEFINITION: &str = "files=8 ranks=8 symmetry=mirror promoChoice=Q \
      stalemate=win baring=0 pawn::fmWfcF::a2-h2 rook::::a1,h1 knight:N:::b1,g1 \
      elephant:B:A::c1,f1 general:Q:F::e1 king::K::d1";
 
 /// Grand chess (10×10, pawns on the third rank, promotion to a captured piece only), the rules
 /// only.
-pub(crate) const GRAND_DEFINITION: &str = "files=10 ranks=10 symmetry=mirror holdingsType=1 \
+const GRAND_DEFINITION: &str = "files=10 ranks=10 symmetry=mirror holdingsType=1 \
      promoZone=3 maxPromote=1 promoChoice=!P*Q*C*A*R*B*N royal=K pawn::::a3-j3 knight:N:::b2,i2 \
      bishop::::c2,h2 queen::::d2 king::K::e2 marshall:C:::f2 cardinal:A:::g2 rook::::a1,j1";
 
 /// Moat (the project's 12×10 test variant with eight holes, a nightrider, a rook limited to three
 /// squares and a camel; `tests/data/variants/moat.txt`), the rules only.
-pub(crate) const MOAT_DEFINITION: &str = "files=12 ranks=10 symmetry=mirror promoZone=1 \
+const MOAT_DEFINITION: &str = "files=12 ranks=10 symmetry=mirror promoZone=1 \
      promoChoice=QRBNHSC royal=K hole::::a5,e5,h5,l5,a6,e6,h6,l6 pawn::::a2-l2 rook::::a1,l1 \
      knight:N:::b1,k1 nightrider:H:::c1,j1 bishop::::d1,i1 queen::::e1 shortrook:S:R3::g1 \
      camel:C:::h1 king::K::f1";
